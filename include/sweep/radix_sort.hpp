@@ -1,0 +1,89 @@
+// sweep/radix_sort.hpp -- public layer: stable radix sort, in place on the caller's range.
+//
+// Keys: signed and unsigned integers of 1 to 8 bytes, float, double (IEEE 754 totalOrder, see
+// detail/radix_traits.hpp). Values: any trivially copyable type. Stable in both directions:
+// equal keys keep their input order, also with sweep::descending.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <sweep/detail/checks.hpp>
+#include <sweep/detail/dispatch.hpp>
+#include <sweep/detail/radix_traits.hpp>
+#include <sweep/functional.hpp>
+
+#include <sweep/backend/seq/radix_sort.hpp>
+#if SWEEP_HAS_TBB && __has_include(<sweep/backend/tbb/radix_sort.hpp>)
+#include <sweep/backend/tbb/radix_sort.hpp>
+#define SWEEP_HAS_PAR_RADIX_SORT 1
+#endif
+#if SWEEP_HAS_CUDA && __has_include(<sweep/backend/cuda/radix_sort.hpp>)
+#include <sweep/backend/cuda/radix_sort.hpp>
+#define SWEEP_HAS_GPU_RADIX_SORT 1
+#endif
+
+namespace sweep {
+
+namespace detail {
+
+template <class Tag>
+inline constexpr bool radix_backend_exists_v =
+    std::is_same_v<Tag, seq_tag>
+#ifdef SWEEP_HAS_PAR_RADIX_SORT
+    || std::is_same_v<Tag, par_tag>
+#endif
+#ifdef SWEEP_HAS_GPU_RADIX_SORT
+    || std::is_same_v<Tag, gpu_tag>
+#endif
+    ;
+
+template <bool Descending, class P, class KeyIt, class ValIt>
+void radix_sort_entry(const char* name, const P& policy, KeyIt first, KeyIt last,
+                      ValIt values) {
+    static_assert(radix_key<value_t<KeyIt>>,
+                  "sweep::radix_sort: keys must be integers of 1 to 8 bytes, float or double");
+    if constexpr (!std::is_same_v<ValIt, no_values>)
+        static_assert(std::is_trivially_copyable_v<value_t<ValIt>>,
+                      "sweep::radix_sort_by_key: values must be trivially copyable");
+    const std::int64_t n = checked_distance(name, first, last);
+    invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        if constexpr (radix_backend_exists_v<decltype(tag)>) {
+            radix_sort<Descending>(tag, pol, first, n, values);
+        } else if constexpr (std::is_same_v<decltype(tag), par_tag>) {
+            // Until the parallel radix sort lands, sweep::par sorts on one thread.
+            radix_sort<Descending>(seq_tag{}, seq_policy<std::remove_cvref_t<decltype(pol)>::numerics>{}, first, n,
+                                   values);
+        } else {
+            static_assert(dependent_false<decltype(tag)>,
+                          "sweep::gpu: radix_sort is not available on the GPU backend yet");
+        }
+    });
+}
+
+}  // namespace detail
+
+template <execution_policy P, detail::random_access KeyIt>
+void radix_sort(P&& policy, KeyIt first, KeyIt last) {
+    detail::radix_sort_entry<false>("radix_sort", policy, first, last, detail::no_values{});
+}
+
+template <execution_policy P, detail::random_access KeyIt>
+void radix_sort(P&& policy, KeyIt first, KeyIt last, descending_t) {
+    detail::radix_sort_entry<true>("radix_sort", policy, first, last, detail::no_values{});
+}
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
+void radix_sort_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first) {
+    detail::radix_sort_entry<false>("radix_sort_by_key", policy, keys_first, keys_last,
+                                    values_first);
+}
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
+void radix_sort_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                       descending_t) {
+    detail::radix_sort_entry<true>("radix_sort_by_key", policy, keys_first, keys_last,
+                                   values_first);
+}
+
+}  // namespace sweep

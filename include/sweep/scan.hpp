@@ -1,0 +1,99 @@
+// sweep/scan.hpp -- public layer: inclusive and exclusive scans, plain and transform.
+//
+// Each entry point checks the contract, fixes the accumulator type the way the standard does
+// (the input's value type, or the type of `init`), and forwards at once to the backend chosen by
+// the policy. Every form reduces to one backend call:
+//     scan<Exclusive, Acc>(tag, policy, first, n, d_first, op, transform, init_or_no_init)
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include <sweep/detail/checks.hpp>
+#include <sweep/detail/dispatch.hpp>
+#include <sweep/detail/scan_common.hpp>
+#include <sweep/functional.hpp>
+
+#include <sweep/backend/seq/scan.hpp>
+#if SWEEP_HAS_TBB
+#include <sweep/backend/tbb/scan.hpp>
+#endif
+#if SWEEP_HAS_CUDA
+#include <sweep/backend/cuda/scan.hpp>
+#endif
+
+namespace sweep {
+
+namespace detail {
+
+template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
+Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first, Op op, F f,
+               Init init) {
+    const std::int64_t n = checked_distance(name, first, last);
+    return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        return scan<Exclusive, Acc>(tag, pol, first, n, d_first, std::move(op), std::move(f),
+                                    std::move(init));
+    });
+}
+
+// The accumulator of a scan without init: the (transformed) input's value type.
+template <class In, class F>
+using transformed_t = std::remove_cvref_t<std::invoke_result_t<F&, reference_t<In>>>;
+
+}  // namespace detail
+
+template <execution_policy P, detail::random_access In, class Out>
+Out inclusive_scan(P&& policy, In first, In last, Out d_first) {
+    return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
+                                                          d_first, plus<>{}, detail::identity{},
+                                                          detail::no_init{});
+}
+
+template <execution_policy P, detail::random_access In, class Out, class Op>
+Out inclusive_scan(P&& policy, In first, In last, Out d_first, Op op) {
+    return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
+                                                          d_first, op, detail::identity{},
+                                                          detail::no_init{});
+}
+
+template <execution_policy P, detail::random_access In, class Out, class Op, class T>
+Out inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, T init) {
+    return detail::scan_entry<false, T>("inclusive_scan", policy, first, last, d_first, op,
+                                        detail::identity{}, init);
+}
+
+template <execution_policy P, detail::random_access In, class Out, class T>
+Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init) {
+    return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, plus<>{},
+                                       detail::identity{}, init);
+}
+
+template <execution_policy P, detail::random_access In, class Out, class T, class Op>
+Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op) {
+    return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, op,
+                                       detail::identity{}, init);
+}
+
+template <execution_policy P, detail::random_access In, class Out, class Op, class F>
+Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op) {
+    return detail::scan_entry<false, detail::transformed_t<In, F>>(
+        "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
+        detail::no_init{});
+}
+
+template <execution_policy P, detail::random_access In, class Out, class Op, class F, class T>
+Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op,
+                             T init) {
+    return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last, d_first,
+                                        op, unary_op, init);
+}
+
+template <execution_policy P, detail::random_access In, class Out, class T, class Op, class F>
+Out transform_exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op,
+                             F unary_op) {
+    return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last, d_first,
+                                       op, unary_op, init);
+}
+
+}  // namespace sweep

@@ -1,0 +1,189 @@
+// sweep/segmented_scan.hpp -- public layer: scans that restart at segment boundaries.
+//
+// Thrust-compatible by-key scans (a segment is a run of consecutive keys for which key_eq holds
+// between neighbours), and scans over explicit segments: sweep::offsets(o_first, o_last) with
+// k+1 nondecreasing offsets from 0 to n (empty segments allowed), or sweep::head_flags(f_first)
+// where element i starts a segment when f[i] != 0 (element 0 always starts one).
+// Every form reduces to one backend call over a segment description (detail/segments.hpp):
+//     segmented_scan<Exclusive, Acc>(tag, policy, first, n, d_first, segments, op, init)
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include <sweep/detail/checks.hpp>
+#include <sweep/detail/dispatch.hpp>
+#include <sweep/detail/scan_common.hpp>
+#include <sweep/detail/segments.hpp>
+#include <sweep/functional.hpp>
+
+#include <sweep/backend/seq/segmented_scan.hpp>
+#if SWEEP_HAS_TBB && __has_include(<sweep/backend/tbb/segmented_scan.hpp>)
+#include <sweep/backend/tbb/segmented_scan.hpp>
+#define SWEEP_HAS_PAR_SEGMENTED_SCAN 1
+#endif
+#if SWEEP_HAS_CUDA && __has_include(<sweep/backend/cuda/segmented_scan.hpp>)
+#include <sweep/backend/cuda/segmented_scan.hpp>
+#define SWEEP_HAS_GPU_SEGMENTED_SCAN 1
+#endif
+
+namespace sweep {
+
+/// Segments given as k+1 offsets: segment j is [o[j], o[j+1]).
+template <class It>
+struct offsets_t {
+    It first;
+    It last;
+};
+template <detail::random_access It>
+constexpr offsets_t<It> offsets(It o_first, It o_last) {
+    return {o_first, o_last};
+}
+
+/// Segments given as head flags: element i starts a segment when f[i] != 0.
+template <class It>
+struct head_flags_t {
+    It first;
+};
+template <detail::random_access It>
+constexpr head_flags_t<It> head_flags(It f_first) {
+    return {f_first};
+}
+
+namespace detail {
+
+template <class Tag>
+inline constexpr bool segmented_backend_exists_v =
+    std::is_same_v<Tag, seq_tag>
+#ifdef SWEEP_HAS_PAR_SEGMENTED_SCAN
+    || std::is_same_v<Tag, par_tag>
+#endif
+#ifdef SWEEP_HAS_GPU_SEGMENTED_SCAN
+    || std::is_same_v<Tag, gpu_tag>
+#endif
+    ;
+
+template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
+          class Init>
+Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n, Out d_first,
+                    const Segs& segs, Op op, Init init) {
+    return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        if constexpr (segmented_backend_exists_v<decltype(tag)>) {
+            return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,
+                                                  init);
+        } else if constexpr (std::is_same_v<decltype(tag), par_tag>) {
+            // Until the parallel segmented scan lands, sweep::par runs it on one thread.
+            return segmented_scan<Exclusive, Acc>(
+                seq_tag{}, seq_policy<std::remove_cvref_t<decltype(pol)>::numerics>{}, name,
+                first, n, d_first, segs, op, init);
+        } else {
+            static_assert(dependent_false<decltype(tag)>,
+                          "sweep::gpu: segmented scans are not available on the GPU backend yet");
+            return d_first;
+        }
+    });
+}
+
+template <class It>
+auto make_segments(const offsets_t<It>& o) {
+    return offset_segments<It>{o.first, o.last};
+}
+template <class It>
+auto make_segments(const head_flags_t<It>& f) {
+    return flag_heads<It>{f.first};
+}
+
+}  // namespace detail
+
+// ---- by key (Thrust-compatible) ---------------------------------------------------------------
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+          class KeyEq, class Op>
+Out inclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                          Out d_first, KeyEq key_eq, Op op) {
+    const std::int64_t n = detail::checked_distance("inclusive_scan_by_key", keys_first, keys_last);
+    return detail::segmented_entry<false, detail::value_t<ValIt>>(
+        "inclusive_scan_by_key", policy, values_first, n, d_first,
+        detail::key_heads<KeyIt, KeyEq>{keys_first, key_eq}, op, detail::no_init{});
+}
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+          class KeyEq>
+Out inclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                          Out d_first, KeyEq key_eq) {
+    return sweep::inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first,
+                                        key_eq, plus<>{});
+}
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out>
+Out inclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                          Out d_first) {
+    return sweep::inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first,
+                                        std::equal_to<>{}, plus<>{});
+}
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+          class T, class KeyEq, class Op>
+Out exclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                          Out d_first, T init, KeyEq key_eq, Op op) {
+    const std::int64_t n = detail::checked_distance("exclusive_scan_by_key", keys_first, keys_last);
+    return detail::segmented_entry<true, T>(
+        "exclusive_scan_by_key", policy, values_first, n, d_first,
+        detail::key_heads<KeyIt, KeyEq>{keys_first, key_eq}, op, init);
+}
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+          class T, class KeyEq>
+Out exclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                          Out d_first, T init, KeyEq key_eq) {
+    return sweep::exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, init,
+                                        key_eq, plus<>{});
+}
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+          class T>
+Out exclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                          Out d_first, T init) {
+    return sweep::exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, init,
+                                        std::equal_to<>{}, plus<>{});
+}
+
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out>
+Out exclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                          Out d_first) {
+    return sweep::exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first,
+                                        detail::value_t<ValIt>{}, std::equal_to<>{}, plus<>{});
+}
+
+// ---- explicit segments -------------------------------------------------------------------------
+
+template <execution_policy P, detail::random_access In, class Out, class Segments, class Op>
+Out segmented_inclusive_scan(P&& policy, In first, In last, Out d_first, const Segments& segments,
+                             Op op) {
+    const std::int64_t n = detail::checked_distance("segmented_inclusive_scan", first, last);
+    return detail::segmented_entry<false, detail::value_t<In>>(
+        "segmented_inclusive_scan", policy, first, n, d_first, detail::make_segments(segments), op,
+        detail::no_init{});
+}
+
+template <execution_policy P, detail::random_access In, class Out, class Segments>
+Out segmented_inclusive_scan(P&& policy, In first, In last, Out d_first, const Segments& segments) {
+    return sweep::segmented_inclusive_scan(policy, first, last, d_first, segments, plus<>{});
+}
+
+template <execution_policy P, detail::random_access In, class Out, class Segments, class T,
+          class Op>
+Out segmented_exclusive_scan(P&& policy, In first, In last, Out d_first, const Segments& segments,
+                             T init, Op op) {
+    const std::int64_t n = detail::checked_distance("segmented_exclusive_scan", first, last);
+    return detail::segmented_entry<true, T>("segmented_exclusive_scan", policy, first, n, d_first,
+                                            detail::make_segments(segments), op, init);
+}
+
+template <execution_policy P, detail::random_access In, class Out, class Segments, class T>
+Out segmented_exclusive_scan(P&& policy, In first, In last, Out d_first, const Segments& segments,
+                             T init) {
+    return sweep::segmented_exclusive_scan(policy, first, last, d_first, segments, init, plus<>{});
+}
+
+}  // namespace sweep
