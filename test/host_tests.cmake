@@ -1,3 +1,3 @@
-# Host-policy tests (seq, par, std policies). One executable per algorithm family so that they
-# build in parallel and fail separately.
-sweep_add_test(test_smoke smoke.cpp)
+# Host-policy tests (seq, par, std policies, automatic). One executable per algorithm family and
+# concern, so that they build in parallel and fail separately. Shared helpers: support/.
+sweep_add_test(test_scan scan.cpp)
