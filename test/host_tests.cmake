@@ -1,3 +1,5 @@
 # Host-policy tests (seq, par, std policies, automatic). One executable per algorithm family and
 # concern, so that they build in parallel and fail separately. Shared helpers: support/.
 sweep_add_test(test_scan scan.cpp)
+sweep_add_test(test_transform_scan transform_scan.cpp)
+sweep_add_test(test_noncommutative noncommutative.cpp)
