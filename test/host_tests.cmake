@@ -3,3 +3,5 @@
 sweep_add_test(test_scan scan.cpp)
 sweep_add_test(test_transform_scan transform_scan.cpp)
 sweep_add_test(test_noncommutative noncommutative.cpp)
+sweep_add_test(test_inplace inplace.cpp)
+sweep_add_test(test_copy_if copy_if.cpp)
