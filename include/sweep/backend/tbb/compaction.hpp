@@ -6,7 +6,7 @@
 // re-evaluate pred and copy (pass two, from cache). No n-sized flag array; both are stable.
 // stable_partition: the same pass into an n-sized temporary (kept ones from the front, the others
 // from the back, reversed), allocated before anything moves, then a parallel copy back.
-// partition: see tbb/partition.hpp.
+// partition: in place by swapping misplaced pairs, no temporary; see tbb/partition.hpp.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +23,7 @@
 #include <sweep/backend/seq/compaction.hpp>
 #include <sweep/backend/tbb/chained_pass.hpp>
 #include <sweep/backend/tbb/compaction_bricks.hpp>
+#include <sweep/backend/tbb/partition.hpp>
 #include <sweep/detail/dispatch.hpp>
 
 namespace sweep::detail {
@@ -107,7 +108,8 @@ std::int64_t stable_partition(par_tag, const P& policy, It first, std::int64_t n
 
 template <class P, class It, class Pred>
 std::int64_t partition(par_tag, const P& policy, It first, std::int64_t n, Pred pred) {
-    return stable_partition(par_tag{}, policy, first, n, pred);
+    if (n == 0) return 0;
+    return tbb_backend::swap_partition(policy.max_threads, first, n, pred);
 }
 
 }  // namespace sweep::detail
