@@ -1,5 +1,10 @@
 # The CUDA translation units of the library (precompiled kernels for host-compiled callers and
 # the runtime: default memory pool, device queries). Listed here so that the GPU backend owns it.
+# The precompiled scans are split by element size so that they build in parallel.
 set(SWEEP_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/src/cuda/runtime.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_8_16.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_32.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_64.cu
 )

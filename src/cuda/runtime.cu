@@ -1,4 +1,87 @@
-// PLACEHOLDER: the CUDA runtime part of sweep (default pool, device queries) lands with the GPU engine.
+// src/cuda/runtime.cu -- GPU backend, non-template runtime: CUDA error helper, pointer checks and
+// the library's default stream-ordered temporary pool (one cudaMemPool per device, made lazily).
+#include <cuda_runtime.h>
+
+#include <mutex>
+#include <vector>
+
+#include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/errors.hpp>
+
 namespace sweep::detail::cuda {
-int runtime_placeholder() { return 0; }
+
+void check(int code, const char* algorithm, const char* call) {
+    if (code == cudaSuccess) return;
+    const auto e = static_cast<cudaError_t>(code);
+    throw cuda_error(algorithm, call, code, cudaGetErrorString(e));
 }
+
+void check_launch(const char* algorithm) {
+    check(cudaGetLastError(), algorithm, "kernel launch");
+}
+
+bool is_device_accessible(const void* p) {
+    cudaPointerAttributes a{};
+    const cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();  // unregistered host memory may set a sticky-free error
+        return false;
+    }
+    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+namespace {
+
+// One pool per device. The release threshold is raised to "keep everything": the default of 0
+// gives memory back to the driver at every synchronization, so a loop of synchronous scans would
+// pay for a fresh mapping each call.
+cudaMemPool_t pool_of(int device) {
+    static std::mutex m;
+    static std::vector<cudaMemPool_t> pools;
+    std::lock_guard<std::mutex> lock(m);
+    if (pools.size() <= static_cast<std::size_t>(device)) pools.resize(device + 1, nullptr);
+    if (pools[device] == nullptr) {
+        cudaMemPoolProps props{};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.handleTypes = cudaMemHandleTypeNone;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = device;
+        cudaMemPool_t p = nullptr;
+        check(cudaMemPoolCreate(&p, &props), "gpu", "cudaMemPoolCreate");
+        unsigned long long keep = ~0ull;
+        check(cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep), "gpu",
+              "cudaMemPoolSetAttribute");
+        pools[device] = p;
+    }
+    return pools[device];
+}
+
+}  // namespace
+
+void* pool_allocate(std::size_t bytes, stream_t s) {
+    int device = 0;
+    check(cudaGetDevice(&device), "gpu", "cudaGetDevice");
+    void* p = nullptr;
+    const cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool_of(device), s);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    check(e, "gpu", "cudaMallocFromPoolAsync");
+    return p;
+}
+
+void pool_deallocate(void* p, stream_t s) {
+    // Called from destructors: a failure here cannot be reported by throwing.
+    if (cudaFreeAsync(p, s) != cudaSuccess) (void)cudaGetLastError();
+}
+
+void synchronize(stream_t s, const char* algorithm) {
+    check(cudaStreamSynchronize(s), algorithm, "cudaStreamSynchronize");
+}
+
+void memset_async(void* p, std::size_t bytes, stream_t s, const char* algorithm) {
+    check(cudaMemsetAsync(p, 0, bytes, s), algorithm, "cudaMemsetAsync");
+}
+
+}  // namespace sweep::detail::cuda

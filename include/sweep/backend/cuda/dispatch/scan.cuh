@@ -1,0 +1,70 @@
+// sweep/backend/cuda/dispatch/scan.cuh -- GPU backend, host side of the scan: sizes the temporary
+// storage, resets the tile states and launches. No algorithm logic here.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include <sweep/backend/cuda/kernels/scan_kernels.cuh>
+#include <sweep/backend/cuda/lookback/tile_state.cuh>
+#include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/backend/cuda/tuning/scan_tuning.cuh>
+#include <sweep/detail/checks.hpp>
+
+namespace sweep::detail::cuda {
+
+/// Bytes before the tile states: the ticket, alone in its own 128-byte line so that the atomics
+/// on it do not contend with the status polls.
+inline constexpr std::size_t ticket_bytes = 128;
+
+template <class T>
+bool is_aligned16(T it) {
+    if constexpr (std::is_pointer_v<T>) {
+        return reinterpret_cast<std::uintptr_t>(it) % 16 == 0;
+    } else {
+        return false;
+    }
+}
+
+/// Scans n > 0 values. `In`/`Out` are device iterators (raw pointers where possible), `init`
+/// meaningful when mode.has_init. Enqueues on `s`; the caller synchronizes if it must.
+template <class Tuning, bool Ordered, class Acc, class In, class Out, class Op, class F>
+void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
+                 const reg_array<Acc, 1>& init, bool exclusive, bool has_init, stream_t s,
+                 const temp_allocator& alloc) {
+    using agent = scan_agent<Tuning, Acc, In, Out, Op, F>;
+    scan_mode mode;
+    mode.exclusive = exclusive;
+    mode.has_init = has_init;
+    mode.in_aligned = is_aligned16(in);
+    mode.out_aligned = is_aligned16(out);
+    const typename agent::params p{in, out, n, op, f, init, mode};
+    const std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
+
+    if (tiles <= single_block_max_tiles) {
+        scan_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
+        check_launch(name);
+        return;
+    }
+    if (tiles > std::numeric_limits<int>::max())
+        throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
+
+    using state_t = lookback::tile_state<Acc>;
+    const std::size_t status = ticket_bytes + state_t::status_bytes(tiles);
+    const std::size_t values = state_t::value_bytes(tiles);
+    temp_buffer temp(alloc, status + values, s);  // std::bad_alloc before anything is enqueued
+    auto* base = static_cast<unsigned char*>(temp.get());
+    // The one reset per call: the ticket and the status words (values need none, a slot is read
+    // only after its status). See docs/decisions/0001-tile-state-reset.md for why not epochs.
+    memset_async(base, status, s, name);
+    const state_t state = state_t::make(base + ticket_bytes, base + status, tiles);
+    scan_lookback_kernel<agent, Ordered, state_t>
+        <<<static_cast<unsigned>(tiles), agent::threads, 0, s>>>(
+            p, state, reinterpret_cast<unsigned int*>(base));
+    check_launch(name);
+}
+
+}  // namespace sweep::detail::cuda

@@ -1,0 +1,182 @@
+// sweep/backend/cuda/lookback/tile_state.cuh -- GPU backend, look-back engine: the tile statuses.
+//
+// Each tile publishes its status once it knows its aggregate (A) and again once it knows its
+// inclusive prefix (P) (Merrill & Garland 2016, section 4). The value travels with the status:
+//   * values of at most 4 bytes: one 64-bit word  {status:32 | value:32}
+//   * values of at most 8 bytes: one 128-bit word {status:64 | value:64}
+//   * larger values: a 32-bit status word plus two value slots (aggregate, prefix), the value
+//     stored before the status with release semantics and read after it with acquire semantics.
+// A status of 0 (invalid) means "not yet published"; the dispatch layer zeroes the words before
+// each launch (docs/decisions/0001-tile-state-reset.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <sweep/backend/cuda/agent/warp_ops.cuh>
+
+namespace sweep::detail::cuda::lookback {
+
+enum : std::uint32_t {
+    status_invalid = 0,    // nothing published yet (the zeroed state)
+    status_aggregate = 1,  // value = this tile's own reduction
+    status_prefix = 2,     // value = reduction of tiles 0..this one (inclusive prefix)
+};
+
+// ---- memory-order primitives (PTX ISA 8.x memory consistency model) ----------------------------
+// .relaxed.gpu accesses are "strong": they are coherent at device scope and are never served from
+// a stale L1 line, which plain (weak) loads may be. Single-copy atomicity holds for naturally
+// aligned 32-, 64- and 128-bit (.b128, sm_70+, PTX 8.3) accesses.
+
+__device__ __forceinline__ std::uint32_t load_relaxed(const std::uint32_t* p) {
+    std::uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ std::uint64_t load_relaxed(const std::uint64_t* p) {
+    std::uint64_t v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void load_relaxed_128(const void* p, std::uint64_t& lo,
+                                                 std::uint64_t& hi) {
+    asm volatile(
+        "{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\tmov.b128 {%0, %1}, t;\n}"
+        : "=l"(lo), "=l"(hi)
+        : "l"(p)
+        : "memory");
+}
+__device__ __forceinline__ void store_relaxed(std::uint64_t* p, std::uint64_t v) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void store_relaxed_128(void* p, std::uint64_t lo, std::uint64_t hi) {
+    asm volatile(
+        "{\n\t.reg .b128 t;\n\tmov.b128 t, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], t;\n}" ::"l"(p),
+        "l"(lo), "l"(hi)
+        : "memory");
+}
+__device__ __forceinline__ void store_release(std::uint32_t* p, std::uint32_t v) {
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+/// fence.acq_rel.gpu: after a relaxed load that observed a release store, this fence makes the
+/// writer's earlier stores visible to this thread's later loads (PTX "fence-SC / release pattern").
+__device__ __forceinline__ void fence_acquire() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+
+/// Copies the bytes of a value read with relaxed 32-bit loads (used for the separate value
+/// slots: each slot is written once before its status is released, so word-by-word is enough).
+template <class T>
+__device__ __forceinline__ T load_value_relaxed(const T* p) {
+    shuffle_words<T> s;
+    const auto* w = reinterpret_cast<const std::uint32_t*>(p);
+#pragma unroll
+    for (int i = 0; i < shuffle_words<T>::count; ++i) s.w[i] = load_relaxed(w + i);
+    reg_array<T, 1> r;
+    std::memcpy(&r[0], s.w, sizeof(T));
+    return r[0];
+}
+
+// ---- the three layouts -------------------------------------------------------------------------
+
+/// Values of at most 4 bytes: status and value in one 64-bit word, written and read with one
+/// relaxed access. Nothing else is communicated through the word, so relaxed is enough: the
+/// reader needs no other memory of the writer, only the word itself, which is single-copy atomic.
+template <class T>
+struct tile_state_64 {
+    static_assert(sizeof(T) <= 4);
+    std::uint64_t* words;
+
+    static constexpr std::size_t status_bytes(std::int64_t tiles) { return tiles * 8; }
+    static constexpr std::size_t value_bytes(std::int64_t) { return 0; }
+    static tile_state_64 make(void* status, void*, std::int64_t) {
+        return tile_state_64{static_cast<std::uint64_t*>(status)};
+    }
+
+    __device__ void publish(std::int64_t tile, std::uint32_t status, const T& v) const {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &v, sizeof(T));
+        store_relaxed(words + tile, (std::uint64_t{bits} << 32) | status);
+    }
+    __device__ std::uint32_t read(std::int64_t tile, T& v) const {
+        const std::uint64_t w = load_relaxed(words + tile);
+        const auto bits = static_cast<std::uint32_t>(w >> 32);
+        std::memcpy(&v, &bits, sizeof(T));
+        return static_cast<std::uint32_t>(w);
+    }
+};
+
+/// Values of 5 to 8 bytes: a 16-byte word {status, value}, one relaxed 128-bit access each way
+/// (same reasoning as tile_state_64).
+template <class T>
+struct tile_state_128 {
+    static_assert(sizeof(T) <= 8);
+    std::uint64_t* words;  // two per tile, 16-byte aligned
+
+    static constexpr std::size_t status_bytes(std::int64_t tiles) { return tiles * 16; }
+    static constexpr std::size_t value_bytes(std::int64_t) { return 0; }
+    static tile_state_128 make(void* status, void*, std::int64_t) {
+        return tile_state_128{static_cast<std::uint64_t*>(status)};
+    }
+
+    __device__ void publish(std::int64_t tile, std::uint32_t status, const T& v) const {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &v, sizeof(T));
+        store_relaxed_128(words + 2 * tile, status, bits);
+    }
+    __device__ std::uint32_t read(std::int64_t tile, T& v) const {
+        std::uint64_t lo, hi;
+        load_relaxed_128(words + 2 * tile, lo, hi);
+        std::memcpy(&v, &hi, sizeof(T));
+        return static_cast<std::uint32_t>(lo);
+    }
+};
+
+/// Larger values: status words plus separate aggregate and prefix slots. The writer stores the
+/// value (plain store) and then the status with st.release.gpu, so the value happens-before any
+/// read that observes the status. The reader loads the status relaxed and, once it is valid,
+/// issues fence.acq_rel.gpu and reads the slot with relaxed (L1-bypassing) loads: a plain load
+/// could hit a line of the slot array cached in L1 before the slot was written. Two slots, not
+/// one, because a reader that saw A must still find the aggregate after the writer publishes P.
+template <class T>
+struct tile_state_split {
+    std::uint32_t* flags;
+    T* aggregates;
+    T* prefixes;
+    std::int64_t tiles;
+
+    static constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
+    static constexpr std::size_t status_bytes(std::int64_t tiles) { return round16(tiles * 4); }
+    static constexpr std::size_t value_bytes(std::int64_t tiles) {
+        return 2 * round16(tiles * sizeof(T));
+    }
+    static tile_state_split make(void* status, void* values, std::int64_t tiles) {
+        auto* a = static_cast<T*>(values);
+        auto* p = reinterpret_cast<T*>(static_cast<char*>(values) + round16(tiles * sizeof(T)));
+        return tile_state_split{static_cast<std::uint32_t*>(status), a, p, tiles};
+    }
+
+    __device__ void publish(std::int64_t tile, std::uint32_t status, const T& v) const {
+        (status == status_aggregate ? aggregates : prefixes)[tile] = v;
+        store_release(flags + tile, status);
+    }
+    /// Reads the status only (the spin); read_value once it is valid.
+    __device__ std::uint32_t read(std::int64_t tile, T&) const { return load_relaxed(flags + tile); }
+    __device__ T read_value(std::int64_t tile, std::uint32_t status) const {
+        return load_value_relaxed((status == status_aggregate ? aggregates : prefixes) + tile);
+    }
+};
+
+template <class T>
+inline constexpr int state_kind = sizeof(T) <= 4 ? 0 : (sizeof(T) <= 8 ? 1 : 2);
+
+template <class T, int Kind = state_kind<T>>
+struct tile_state_for;
+template <class T> struct tile_state_for<T, 0> { using type = tile_state_64<T>; };
+template <class T> struct tile_state_for<T, 1> { using type = tile_state_128<T>; };
+template <class T> struct tile_state_for<T, 2> { using type = tile_state_split<T>; };
+
+/// The tile-state layout for values of type T.
+template <class T>
+using tile_state = typename tile_state_for<T>::type;
+
+}  // namespace sweep::detail::cuda::lookback

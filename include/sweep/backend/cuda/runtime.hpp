@@ -1,0 +1,95 @@
+// sweep/backend/cuda/runtime.hpp -- GPU backend, host side: the non-template runtime.
+//
+// Declares what src/cuda/runtime.cu defines: the one CUDA error helper, the pointer check, and the
+// library's default stream-ordered pool. Plain C++ (no CUDA headers) so that g++-compiled callers
+// include it too; cudaStream_t is sweep::stream_t, and a cudaError_t travels as an int.
+#pragma once
+
+#include <cstddef>
+#include <new>
+#include <type_traits>
+
+#include <sweep/execution.hpp>
+
+namespace sweep::detail::cuda {
+
+/// Throws sweep::cuda_error naming `algorithm` and `call` when `code` is not cudaSuccess (0).
+/// Every CUDA failure of the backend goes through here.
+void check(int code, const char* algorithm, const char* call);
+
+/// The last launch error of this thread (cudaGetLastError), checked like `check`.
+void check_launch(const char* algorithm);
+
+/// True when `p` is device or managed memory of the current device's address space.
+/// Host memory (pageable or pinned) is rejected: API.md promises device-accessible raw pointers.
+bool is_device_accessible(const void* p);
+
+/// Temporary memory from the library's own cudaMallocAsync pool on the current device (release
+/// threshold raised so that memory stays cached between calls). Returns null on failure.
+void* pool_allocate(std::size_t bytes, stream_t s);
+void pool_deallocate(void* p, stream_t s);
+
+/// Waits for `s` (the synchronous form of a call).
+void synchronize(stream_t s, const char* algorithm);
+
+/// Enqueues a memset of `bytes` at `p` on `s`.
+void memset_async(void* p, std::size_t bytes, stream_t s, const char* algorithm);
+
+/// A type-erased memory resource: what the precompiled entry points receive instead of the
+/// policy's Resource type.
+struct temp_allocator {
+    void* self = nullptr;  // the Resource, or null for the default pool
+    void* (*allocate)(void* self, std::size_t bytes, std::size_t align, stream_t s) = nullptr;
+    void (*deallocate)(void* self, void* p, std::size_t bytes, std::size_t align,
+                       stream_t s) = nullptr;
+};
+
+template <class Resource>
+temp_allocator make_temp_allocator(Resource* r) {
+    if constexpr (std::is_same_v<Resource, default_resource>) {
+        (void)r;
+        return temp_allocator{
+            nullptr,
+            [](void*, std::size_t bytes, std::size_t, stream_t s) { return pool_allocate(bytes, s); },
+            [](void*, void* p, std::size_t, std::size_t, stream_t s) { pool_deallocate(p, s); }};
+    } else {
+        return temp_allocator{
+            r,
+            [](void* self, std::size_t bytes, std::size_t align, stream_t s) -> void* {
+                return static_cast<Resource*>(self)->allocate(bytes, align, s);
+            },
+            [](void* self, void* p, std::size_t bytes, std::size_t align, stream_t s) {
+                static_cast<Resource*>(self)->deallocate(p, bytes, align, s);
+            }};
+    }
+}
+
+/// Temporary device memory for one call, given back (stream-ordered) when the call's work is
+/// enqueued. Construction throws std::bad_alloc when the resource has none: before any output is
+/// written, as API.md requires.
+class temp_buffer {
+public:
+    temp_buffer(const temp_allocator& a, std::size_t bytes, stream_t s)
+        : alloc_(a), bytes_(bytes), stream_(s) {
+        if (bytes_ == 0) return;
+        ptr_ = alloc_.allocate(alloc_.self, bytes_, alignment, stream_);
+        if (ptr_ == nullptr) throw std::bad_alloc();
+    }
+    temp_buffer(const temp_buffer&) = delete;
+    temp_buffer& operator=(const temp_buffer&) = delete;
+    ~temp_buffer() {
+        if (ptr_ != nullptr) alloc_.deallocate(alloc_.self, ptr_, bytes_, alignment, stream_);
+    }
+    [[nodiscard]] void* get() const noexcept { return ptr_; }
+
+    // 256 bytes: cudaMalloc's own alignment, so a resource built on it needs no rounding.
+    static constexpr std::size_t alignment = 256;
+
+private:
+    temp_allocator alloc_;
+    std::size_t bytes_;
+    stream_t stream_;
+    void* ptr_ = nullptr;
+};
+
+}  // namespace sweep::detail::cuda

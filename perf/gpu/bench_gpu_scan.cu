@@ -1,0 +1,205 @@
+// perf/gpu/bench_gpu_scan.cu -- GPU side of the perf suite: inclusive scans on sweep::gpu next to
+// cub::DeviceScan and thrust::inclusive_scan, in one process, for int8/16/32/64, float, double and
+// a 16-byte struct with a custom operator, n = 2^10 .. 2^30.
+//
+// Method (as shared/ANCHORS.md): device buffers allocated once per type, inputs random and never
+// all zero, generated on the device; 3 warm-up calls, then the median of 25 calls, each timed
+// alone with CUDA events on one stream. Bandwidth counts n values read plus n written; "% copy"
+// divides it by cudaMemcpyAsync device-to-device of the same bytes, measured in this process.
+// CUB's temporary storage is allocated once (its best case); sweep takes its own from its pool.
+//
+// Usage: sweep_perf_gpu [max_log2 = 30] [min_log2 = 10]
+#include <cub/device/device_scan.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/scan.h>
+
+#include <sweep/scan.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+void ok(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+
+/// The 16-byte custom type: four 32-bit lanes with a lane-wise wrapping sum (CUB has no special
+/// path for it: its tile status then goes through separate arrays).
+struct vec4 {
+    std::uint32_t v[4];
+};
+struct vec4_plus {
+    __host__ __device__ vec4 operator()(const vec4& a, const vec4& b) const {
+        return vec4{{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
+    }
+};
+
+__device__ std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+template <class T>
+__global__ void fill(T* p, std::int64_t n, std::uint64_t seed) {
+    for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * blockDim.x) {
+        const std::uint64_t r = mix(seed + i);
+        if constexpr (std::is_same_v<T, vec4>) {
+            p[i] = vec4{{std::uint32_t(r), std::uint32_t(r >> 32), std::uint32_t(r >> 7), 1u}};
+        } else if constexpr (std::is_floating_point_v<T>) {
+            p[i] = static_cast<T>(static_cast<double>(r >> 11) * 0x1p-53 + 0.25);
+        } else {
+            p[i] = static_cast<T>((r % 100) + 1);
+        }
+    }
+}
+
+struct timer {
+    cudaStream_t s;
+    cudaEvent_t a, b;
+    explicit timer(cudaStream_t st) : s(st) {
+        ok(cudaEventCreate(&a), "event");
+        ok(cudaEventCreate(&b), "event");
+    }
+    ~timer() {
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+    }
+    /// Median over `reps` timed calls (after 3 warm-ups), in microseconds.
+    template <class F>
+    double median_us(F&& f, int reps = 25) {
+        for (int i = 0; i < 3; ++i) f();
+        ok(cudaStreamSynchronize(s), "warm-up");
+        std::vector<float> ms(reps);
+        for (int i = 0; i < reps; ++i) {
+            ok(cudaEventRecord(a, s), "record");
+            f();
+            ok(cudaEventRecord(b, s), "record");
+            ok(cudaEventSynchronize(b), "sync");
+            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
+        }
+        std::sort(ms.begin(), ms.end());
+        return 1000.0 * ms[reps / 2];
+    }
+};
+
+template <class T>
+bool same_bits(const T* a, const T* b, std::int64_t n) {
+    std::vector<T> x(n), y(n);
+    ok(cudaMemcpy(x.data(), a, n * sizeof(T), cudaMemcpyDeviceToHost), "D2H");
+    ok(cudaMemcpy(y.data(), b, n * sizeof(T), cudaMemcpyDeviceToHost), "D2H");
+    return std::memcmp(x.data(), y.data(), n * sizeof(T)) == 0;
+}
+
+template <class T>
+void bench_type(const char* name, int lo, int hi, cudaStream_t s, std::FILE* csv) {
+    const std::int64_t nmax = std::int64_t{1} << hi;
+    T *in = nullptr, *out = nullptr, *ref = nullptr;
+    ok(cudaMalloc(&in, nmax * sizeof(T)), "cudaMalloc in");
+    ok(cudaMalloc(&out, nmax * sizeof(T)), "cudaMalloc out");
+    ok(cudaMalloc(&ref, nmax * sizeof(T)), "cudaMalloc ref");
+    fill<<<1024, 256, 0, s>>>(in, nmax, 12345);
+    ok(cudaStreamSynchronize(s), "fill");
+    timer t(s);
+
+    // CUB temporary storage, sized once for the largest n.
+    std::size_t cub_bytes = 0;
+    if constexpr (std::is_same_v<T, vec4>)
+        cub::DeviceScan::InclusiveScan(nullptr, cub_bytes, in, out, vec4_plus{}, nmax, s);
+    else
+        cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, in, out, nmax, s);
+    void* cub_temp = nullptr;
+    ok(cudaMalloc(&cub_temp, cub_bytes), "cudaMalloc cub");
+
+    for (int lg = lo; lg <= hi; lg += 2) {
+        const std::int64_t n = std::int64_t{1} << lg;
+        const double bytes = 2.0 * n * sizeof(T);
+        const double copy_us = t.median_us([&] {
+            ok(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice, s), "memcpy");
+        });
+        const double cub_us = t.median_us([&] {
+            std::size_t b = cub_bytes;
+            if constexpr (std::is_same_v<T, vec4>)
+                cub::DeviceScan::InclusiveScan(cub_temp, b, in, ref, vec4_plus{}, n, s);
+            else
+                cub::DeviceScan::InclusiveSum(cub_temp, b, in, ref, n, s);
+        });
+        const double sweep_us = t.median_us([&] {
+            if constexpr (std::is_same_v<T, vec4>)
+                sweep::inclusive_scan(sweep::gpu.on(s), in, in + n, out, vec4_plus{});
+            else
+                sweep::inclusive_scan(sweep::gpu.on(s), in, in + n, out);
+        });
+        const double thrust_us = t.median_us([&] {
+            if constexpr (std::is_same_v<T, vec4>)
+                thrust::inclusive_scan(thrust::cuda::par.on(s), in, in + n, out, vec4_plus{});
+            else
+                thrust::inclusive_scan(thrust::cuda::par.on(s), in, in + n, out);
+        });
+        ok(cudaGetLastError(), "bench");
+        // sweep's result against CUB's (bitwise: integer sums; floats may associate differently).
+        if constexpr (std::is_same_v<T, vec4>) {
+            sweep::inclusive_scan(sweep::gpu.on(s), in, in + n, out, vec4_plus{});
+        } else {
+            sweep::inclusive_scan(sweep::gpu.on(s), in, in + n, out);
+        }
+        ok(cudaStreamSynchronize(s), "check");
+        const char* check = std::is_floating_point_v<T> ? "n/a" : (same_bits(out, ref, n) ? "ok" : "MISMATCH");
+
+        const double copy_gbs = bytes / copy_us * 1e-3;
+        const double sweep_gbs = bytes / sweep_us * 1e-3;
+        const double cub_gbs = bytes / cub_us * 1e-3;
+        const double thrust_gbs = bytes / thrust_us * 1e-3;
+        std::printf("| %-6s | 2^%-2d | %9.1f | %9.1f | %7.0f | %5.1f%% | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %5.2fx | %s |\n",
+                    name, lg, copy_us, sweep_us, sweep_gbs, 100 * sweep_gbs / copy_gbs, cub_us,
+                    100 * cub_gbs / copy_gbs, thrust_us, 100 * thrust_gbs / copy_gbs,
+                    cub_us / sweep_us, check);
+        std::fflush(stdout);
+        if (csv)
+            std::fprintf(csv, "%s,%d,%.3f,%.3f,%.3f,%.3f\n", name, lg, copy_us, sweep_us, cub_us,
+                         thrust_us);
+    }
+    cudaFree(cub_temp);
+    cudaFree(in);
+    cudaFree(out);
+    cudaFree(ref);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int hi = argc > 1 ? std::atoi(argv[1]) : 30;
+    const int lo = argc > 2 ? std::atoi(argv[2]) : 10;
+    const char* only = argc > 3 ? argv[3] : nullptr;
+    std::FILE* csv = std::getenv("SWEEP_PERF_CSV") ? std::fopen(std::getenv("SWEEP_PERF_CSV"), "w") : nullptr;
+    cudaDeviceProp prop{};
+    ok(cudaGetDeviceProperties(&prop, 0), "props");
+    std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount,
+                prop.l2CacheSize >> 20);
+    std::printf("inclusive sum (16-byte struct: custom operator); times in us, median of 25\n\n");
+    std::printf("| type   | n    | memcpy us | sweep us  | GB/s    | %%copy  | cub us    | %%copy  | thrust us | %%copy  | vs CUB | check |\n");
+    std::printf("|--------|------|-----------|-----------|---------|--------|-----------|--------|-----------|--------|--------|-------|\n");
+    cudaStream_t s;
+    ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    auto want = [&](const char* n) { return only == nullptr || std::strstr(only, n) != nullptr; };
+    if (want("int8")) bench_type<std::int8_t>("int8", lo, hi, s, csv);
+    if (want("int16")) bench_type<std::int16_t>("int16", lo, hi, s, csv);
+    if (want("int32")) bench_type<std::int32_t>("int32", lo, hi, s, csv);
+    if (want("int64")) bench_type<std::int64_t>("int64", lo, hi, s, csv);
+    if (want("float")) bench_type<float>("float", lo, hi, s, csv);
+    if (want("double")) bench_type<double>("double", lo, hi, s, csv);
+    if (want("vec16")) bench_type<vec4>("vec16", lo, hi, s, csv);
+    cudaStreamDestroy(s);
+    if (csv) std::fclose(csv);
+    return 0;
+}

@@ -1,0 +1,22 @@
+// src/cuda/scan_builtin.cu -- GPU backend, precompiled kernels: the entry point host-compiled
+// callers link against; routes by element size to the file holding the kernels.
+#include "scan_builtin_impl.cuh"
+
+namespace sweep::detail::cuda {
+
+void scan_builtin(builtin_type type, builtin_op op, const builtin_scan_request& r) {
+    switch (type) {
+        case builtin_type::i8:
+        case builtin_type::u8:
+        case builtin_type::i16:
+        case builtin_type::u16: return scan_builtin_8_16(type, op, r);
+        case builtin_type::i32:
+        case builtin_type::u32:
+        case builtin_type::f32: return scan_builtin_32(type, op, r);
+        case builtin_type::i64:
+        case builtin_type::u64:
+        case builtin_type::f64: return scan_builtin_64(type, op, r);
+    }
+}
+
+}  // namespace sweep::detail::cuda

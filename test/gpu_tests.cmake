@@ -1,0 +1,17 @@
+# GPU tests (sweep::gpu). Each executable links gpu_guard.cpp, which exits 77 ("skipped: no CUDA
+# device") where no GPU is present, so that they build and report as skipped in CI.
+set(_sweep_gpu_guard ${CMAKE_CURRENT_SOURCE_DIR}/gpu/support/gpu_guard.cpp)
+
+function(sweep_add_gpu_test name)
+  sweep_add_test(${name} ${ARGN} ${_sweep_gpu_guard})
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/support)
+endfunction()
+
+sweep_add_gpu_test(test_gpu_scan_types_int gpu/scan_types_int.cu)
+sweep_add_gpu_test(test_gpu_scan_types_float gpu/scan_types_float.cu)
+sweep_add_gpu_test(test_gpu_scan_types_struct gpu/scan_types_struct.cu)
+sweep_add_gpu_test(test_gpu_scan_semantics gpu/scan_semantics.cu)
+sweep_add_gpu_test(test_gpu_scan_large gpu/scan_large.cu)
+sweep_add_gpu_test(test_gpu_lookback_stress gpu/lookback_stress.cu)
+# Compiled by the host compiler: proves the precompiled kernels serve host-compiled callers.
+sweep_add_gpu_test(test_gpu_scan_host_compiled gpu/scan_host_compiled.cpp)
