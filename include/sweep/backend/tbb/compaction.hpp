@@ -24,6 +24,7 @@
 #include <sweep/backend/tbb/chained_pass.hpp>
 #include <sweep/backend/tbb/compaction_bricks.hpp>
 #include <sweep/backend/tbb/partition.hpp>
+#include <sweep/backend/tbb/temporary.hpp>
 #include <sweep/detail/dispatch.hpp>
 
 namespace sweep::detail {
@@ -76,14 +77,14 @@ std::pair<OutTrue, OutFalse> partition_copy(par_tag, const P& policy, In first, 
 template <class P, class It, class Pred>
 std::int64_t stable_partition(par_tag, const P& policy, It first, std::int64_t n, Pred pred) {
     using T = value_t<It>;
-    if constexpr (!std::is_trivially_copyable_v<T> || !std::is_default_constructible_v<T>) {
+    if constexpr (!std::is_trivially_copyable_v<T>) {
         // Moving non-trivial objects through a raw temporary from several threads cannot be
         // unwound cleanly when a predicate throws; such types take the seq oracle (documented).
         return stable_partition(seq_tag{}, seq_policy<>{}, first, n, pred);
     } else {
         if (n == 0) return 0;
         using namespace tbb_backend;
-        std::unique_ptr<T[]> tmp(new T[static_cast<std::size_t>(n)]);  // bad_alloc: input intact
+        raw_temporary<T> tmp(n);  // std::bad_alloc here leaves the input intact
         T* const t = tmp.get();
         const std::int64_t kept = chained_split<true>(
             policy.max_threads, first, n, first, t, std::reverse_iterator<T*>(t + n), pred);
