@@ -8,7 +8,7 @@
 
 namespace sweep_demo {
 
-/// (algorithm, seconds, bytes moved, anchor seconds or -1, result matches seq)
+/// (algorithm, seconds, bytes moved, the GPU's device-to-device copy GB/s, result matches seq)
 using row_sink = std::function<void(const char*, double, double, double, bool)>;
 
 /// Adds the sweep::gpu rows when the GPU backend is built and a GPU is present; else prints why not.
