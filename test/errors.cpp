@@ -25,9 +25,12 @@
 
 namespace {
 std::atomic<std::int64_t> live_allocations{0};
+// Requests larger than this many bytes fail with std::bad_alloc (allocation-failure injection).
+std::atomic<std::size_t> fail_above{~std::size_t{0}};
 }  // namespace
 
 void* operator new(std::size_t size) {
+    if (size > fail_above.load(std::memory_order_relaxed)) throw std::bad_alloc();
     if (void* p = std::malloc(size ? size : 1)) {
         live_allocations.fetch_add(1, std::memory_order_relaxed);
         return p;
@@ -35,6 +38,7 @@ void* operator new(std::size_t size) {
     throw std::bad_alloc();
 }
 void* operator new(std::size_t size, std::align_val_t al) {
+    if (size > fail_above.load(std::memory_order_relaxed)) throw std::bad_alloc();
     const auto a = static_cast<std::size_t>(al);
     if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) {
         live_allocations.fetch_add(1, std::memory_order_relaxed);
@@ -138,6 +142,79 @@ void check_reversed_ranges(const P& pol) {
     CHECK((mut[0] == 3 && mut[1] == 1 && mut[2] == 2));
 }
 
+// ---- temporary memory that cannot be had ------------------------------------------------------
+
+// Runs call(bufs) once normally (the expectation) and once on fresh copies with every operator
+// new request above 256 bytes failing. API.md: either the call needs no such memory and gives
+// the expected result, or it throws std::bad_alloc before writing any output, so every buffer is
+// as it was. `must_throw`: the backend is known to take temporaries through operator new (seq:
+// std::vector), so the failure path itself is exercised.
+template <class Bufs, class Call>
+void check_allocation_failure(const Bufs& original, Call call, bool must_throw, const char* what) {
+    INFO(what);
+    Bufs want = original;
+    call(want);
+    Bufs got = original;
+    bool threw_bad_alloc = false, threw_other = false;
+    fail_above = 256;
+    try {
+        call(got);
+    } catch (const std::bad_alloc&) {
+        threw_bad_alloc = true;
+    } catch (...) {
+        threw_other = true;
+    }
+    fail_above = ~std::size_t{0};
+    CHECK(!threw_other);
+    if (must_throw) CHECK(threw_bad_alloc);
+    if (threw_bad_alloc) CHECK(got == original);
+    else CHECK(got == want);
+}
+
+// The buffers one call may touch: input/keys, output/values, second output.
+struct bufs {
+    std::vector<std::int64_t> a, b, c;
+    friend bool operator==(const bufs&, const bufs&) = default;
+};
+
+template <class P>
+void check_allocation_failures(const P& pol, std::int64_t n, bool seq_backend) {
+    using buf = std::vector<std::int64_t>;
+    bufs orig{buf(static_cast<std::size_t>(n)), buf(static_cast<std::size_t>(n), -1),
+              buf(static_cast<std::size_t>(n), -2)};
+    for (std::int64_t i = 0; i < n; ++i) orig.a[i] = (i * 7919) % 1001 - 500;
+    const auto odd = [](std::int64_t x) { return (x & 1) != 0; };
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::stable_partition(pol, x.a.begin(), x.a.end(), odd);
+    }, seq_backend, "stable_partition");
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::partition(pol, x.a.begin(), x.a.end(), odd);
+    }, seq_backend, "partition");
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::radix_sort(pol, x.a.begin(), x.a.end());
+    }, seq_backend, "radix_sort");
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::radix_sort_by_key(pol, x.a.begin(), x.a.end(), x.b.begin(), sweep::descending);
+    }, seq_backend, "radix_sort_by_key descending");
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::inclusive_scan(pol, x.a.begin(), x.a.end(), x.b.begin());
+    }, false, "inclusive_scan");
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::copy_if(pol, x.a.begin(), x.a.end(), x.b.begin(), odd);
+    }, false, "copy_if");
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::partition_copy(pol, x.a.begin(), x.a.end(), x.b.begin(), x.c.begin(), odd);
+    }, false, "partition_copy");
+    const std::vector<std::int64_t> offs{0, n / 2, n};
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::segmented_exclusive_scan(pol, x.a.begin(), x.a.end(), x.b.begin(),
+                                        sweep::offsets(offs.begin(), offs.end()), std::int64_t{0});
+    }, false, "segmented_exclusive_scan");
+    check_allocation_failure(orig, [&](bufs& x) {
+        sweep::inclusive_scan_by_key(pol, x.c.begin(), x.c.end(), x.a.begin(), x.b.begin());
+    }, false, "inclusive_scan_by_key");
+}
+
 // ---- user code that throws ---------------------------------------------------------------------
 
 struct boom {};
@@ -203,6 +280,7 @@ void check_user_exceptions(const P& pol, std::int64_t n) {
         return t;
     };
     std::vector<std::int64_t> work;
+    const auto in_before = in;
     expect_propagates_without_leak<E>([&] {
         sweep::inclusive_scan(pol, in.begin(), in.end(), out.begin(), fresh(throwing_plus<E>{}));
     }, "inclusive_scan op");
@@ -243,6 +321,9 @@ void check_user_exceptions(const P& pol, std::int64_t n) {
                                         sweep::head_flags(flags.begin()),
                                         fresh(throwing_plus<E>{}));
     }, "segmented_inclusive_scan op");
+    // API.md: a call that throws leaves its input ranges unchanged (all but the partitions above
+    // read `in` only).
+    CHECK(in == in_before);
 }
 
 }  // namespace
@@ -288,6 +369,21 @@ TEST_CASE("errors: invalid offsets throw invalid_argument, output untouched", "[
                     std::invalid_argument);
                 CHECK(vals == in);
             }
+        });
+    }
+}
+
+TEST_CASE("errors: temporary memory that cannot be had -> bad_alloc before any output is written",
+          "[errors]") {
+    for (const std::int64_t n : {1000, 40000}) {
+        for_each_host_policy([&](const char* name, const auto& pol) {
+            INFO("policy " << name << ", n = " << n);
+            using B = sweep::detail::backend_t<decltype(pol)>;
+            const bool seq_backend =
+                std::is_same_v<B, sweep::detail::seq_tag> ||
+                (std::is_same_v<B, sweep::detail::automatic_tag> &&
+                 n < sweep::detail::automatic_seq_below);
+            check_allocation_failures(pol, n, seq_backend);
         });
     }
 }
