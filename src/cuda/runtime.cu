@@ -2,7 +2,9 @@
 // the library's default stream-ordered temporary pool (one cudaMemPool per device, made lazily).
 #include <cuda_runtime.h>
 
+#include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include <sweep/backend/cuda/runtime.hpp>
@@ -74,6 +76,24 @@ void* pool_allocate(std::size_t bytes, stream_t s) {
 void pool_deallocate(void* p, stream_t s) {
     // Called from destructors: a failure here cannot be reported by throwing.
     if (cudaFreeAsync(p, s) != cudaSuccess) (void)cudaGetLastError();
+}
+
+int resident_blocks(const void* kernel, int threads, const char* algorithm) {
+    int device = 0;
+    check(cudaGetDevice(&device), algorithm, "cudaGetDevice");
+    static std::mutex m;
+    static std::map<std::pair<const void*, int>, int> cache;
+    std::lock_guard<std::mutex> lock(m);
+    const auto key = std::make_pair(kernel, device);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    int per_sm = 0, sms = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), algorithm,
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), algorithm,
+          "cudaDeviceGetAttribute");
+    const int blocks = (per_sm > 0 ? per_sm : 1) * sms;
+    cache.emplace(key, blocks);
+    return blocks;
 }
 
 void synchronize(stream_t s, const char* algorithm) {

@@ -38,8 +38,10 @@ void stress(Op op, std::int64_t n, std::uint64_t salt, bool exclusive) {
     CHECK(first_mismatch(out.download(), want) == -1);
 }
 
-using tiny = cu::scan_tuning<32, 1>;     // 32 items a tile
-using small = cu::scan_tuning<64, 2>;    // 128 items a tile, two warps
+using tiny = cu::scan_tuning<32, 1>;            // 32 items a tile, 4 windows a poll
+using tiny_one = cu::scan_tuning<32, 1, 1>;     // one window a poll
+using small = cu::scan_tuning<64, 2>;           // 128 items a tile, two warps
+using piped = cu::scan_tuning<32, 4, 4, 2>;     // persistent, cp.async into two stages
 
 }  // namespace
 
@@ -48,6 +50,8 @@ TEST_CASE("look-back stress: 64-bit status words, a million tiles, non-commutati
     stress<tiny, false, affine16>(affine16_then{}, n, 1, false);
     stress<tiny, true, affine16>(affine16_then{}, n, 2, true);
     stress<small, false, affine16>(affine16_then{}, n + 77, 3, true);
+    stress<tiny_one, false, affine16>(affine16_then{}, n + 1, 31, false);
+    stress<piped, false, affine16>(affine16_then{}, n + 3, 32, true);
 }
 
 TEST_CASE("look-back stress: 128-bit status words, non-commutative", "[gpu][lookback]") {
@@ -55,6 +59,7 @@ TEST_CASE("look-back stress: 128-bit status words, non-commutative", "[gpu][look
     stress<tiny, false, affine>(affine_then{}, n, 4, false);
     stress<tiny, true, affine>(affine_then{}, n, 5, true);
     stress<small, false, affine>(affine_then{}, n, 6, true);
+    stress<piped, false, affine>(affine_then{}, n, 61, false);
 }
 
 TEST_CASE("look-back stress: split status and value slots, non-commutative", "[gpu][lookback]") {

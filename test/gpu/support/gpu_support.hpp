@@ -33,15 +33,22 @@ public:
     device_vector& operator=(const device_vector&) = delete;
     ~device_vector() { cudaFree(p_); }
 
+    // Both finish before returning: the tests run scans on non-blocking streams, which do not
+    // wait for the legacy default stream (cudaMemset is asynchronous there, and a pageable
+    // cudaMemcpy may return before its DMA is done).
     void upload(const std::vector<T>& h) {
         cuda_ok(cudaMemcpy(p_, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), "H2D");
+        cuda_ok(cudaStreamSynchronize(cudaStreamLegacy), "sync");
     }
     std::vector<T> download() const {
         std::vector<T> h(n_);
         cuda_ok(cudaMemcpy(h.data(), p_, n_ * sizeof(T), cudaMemcpyDeviceToHost), "D2H");
         return h;
     }
-    void poison() { cuda_ok(cudaMemset(p_, 0xA5, n_ * sizeof(T)), "cudaMemset"); }
+    void poison() {
+        cuda_ok(cudaMemset(p_, 0xA5, n_ * sizeof(T)), "cudaMemset");
+        cuda_ok(cudaStreamSynchronize(cudaStreamLegacy), "sync");
+    }
     T* data() const { return p_; }
     T* begin() const { return p_; }
     T* end() const { return p_ + n_; }

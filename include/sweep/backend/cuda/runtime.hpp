@@ -24,6 +24,10 @@ void check_launch(const char* algorithm);
 /// Host memory (pageable or pinned) is rejected: API.md promises device-accessible raw pointers.
 bool is_device_accessible(const void* p);
 
+/// How many blocks of `kernel` (a __global__ function's address) with `threads` threads fit on
+/// the current device at once: SMs times blocks per SM. Cached per kernel and device.
+int resident_blocks(const void* kernel, int threads, const char* algorithm);
+
 /// Temporary memory from the library's own cudaMallocAsync pool on the current device (release
 /// threshold raised so that memory stays cached between calls). Returns null on failure.
 void* pool_allocate(std::size_t bytes, stream_t s);

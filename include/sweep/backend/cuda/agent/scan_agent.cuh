@@ -44,6 +44,8 @@ struct scan_agent {
     static constexpr int items = Tuning::items;
     static constexpr int tile_items = Tuning::tile_items;
     static constexpr int warps = threads / warp_threads;
+    static constexpr int stages = Tuning::stages;
+    using tuning = Tuning;
     static_assert(threads % warp_threads == 0);
 
     using params = scan_params<Acc, In, Out, Op, F>;
@@ -53,8 +55,9 @@ struct scan_agent {
     using out_value = std::conditional_t<std::is_pointer_v<Out>, std::remove_pointer_t<Out>, Acc>;
 
     // Vector paths: contiguous memory whose per-thread share is whole 16-byte vectors, and whose
-    // shared-memory slice stays small (32 KB a block at most, so that several blocks fit an SM).
-    static constexpr int io_limit = 32 * 1024;
+    // shared-memory slices stay small (40 KB a block over all stages, under the 48 KB of static
+    // shared memory, so that several blocks fit an SM).
+    static constexpr int io_limit = 40 * 1024 / Tuning::stages;
     static constexpr bool vector_in = std::is_pointer_v<In> && items * sizeof(in_value) % 16 == 0 &&
                                       warps * warp_io_bytes(items, sizeof(in_value)) <= io_limit;
     static constexpr bool vector_out =
@@ -65,7 +68,7 @@ struct scan_agent {
     static constexpr int io_bytes = io_in > io_out ? io_in : io_out;
 
     struct shared_storage {
-        alignas(16) unsigned char io[warps][io_bytes];
+        alignas(16) unsigned char io[stages][warps][io_bytes];
         smem_array<Acc, warps> warp_totals;
         smem_array<Acc, 1> tile_prefix;
         std::int64_t tile;
@@ -80,11 +83,30 @@ struct scan_agent {
         : p(p_), smem(s), op(p_.op), tid(threadIdx.x), lane(threadIdx.x % warp_threads),
           warp(threadIdx.x / warp_threads) {}
 
+    /// Starts copying tile `tile` into stage `stage` when it can go the vector way, and closes a
+    /// group of copies either way (so that wait_copies<1> in run_tile counts right). Returns
+    /// whether it copied.
+    __device__ bool prefetch(std::int64_t tile, int stage, bool want) {
+        bool started = false;
+        if constexpr (vector_in) {
+            const std::int64_t base = tile * tile_items;
+            if (want && p.n - base >= tile_items && p.mode.in_aligned) {
+                prefetch_warp<items>(p.in + base + warp * warp_threads * items, smem.io[stage][warp],
+                                     lane);
+                started = true;
+            }
+        }
+        commit_copies();
+        return started;
+    }
+
     /// Scans tile `tile` (its first element at tile * tile_items). Prefix: a callable
     /// (tile, aggregate) -> maybe<Acc>, the reduction of everything before the tile, called by all
-    /// threads after the warp totals are in shared memory.
-    template <class Prefix>
-    __device__ void run_tile(std::int64_t tile, Prefix& prefix) {
+    /// threads after the warp totals are in shared memory. `prefetched`: the tile is on its way
+    /// into stage `stage` (prefetch), with at most `Pending` newer groups of copies behind it.
+    template <int Pending = 1, class Prefix>
+    __device__ void run_tile(std::int64_t tile, Prefix& prefix, int stage = 0,
+                             bool prefetched = false) {
         const std::int64_t base = tile * tile_items;
         const std::int64_t left = p.n - base;
         const bool full = left >= tile_items;
@@ -94,9 +116,16 @@ struct scan_agent {
         // ---- load (the transform fused) -----------------------------------------------------
         bool loaded = false;
         if constexpr (vector_in) {
-            if (full && p.mode.in_aligned) {
+            if (prefetched) {
+                wait_copies<Pending>();
                 reg_array<in_value, items> raw;
-                load_warp_blocked<items>(p.in + base + warp * warp_threads * items, smem.io[warp],
+                read_warp_blocked<items>(smem.io[stage][warp], lane, raw);
+#pragma unroll
+                for (int i = 0; i < items; ++i) x[i] = static_cast<Acc>(p.f(raw[i]));
+                loaded = true;
+            } else if (full && p.mode.in_aligned) {
+                reg_array<in_value, items> raw;
+                load_warp_blocked<items>(p.in + base + warp * warp_threads * items, smem.io[stage][warp],
                                          lane, raw);
 #pragma unroll
                 for (int i = 0; i < items; ++i) x[i] = static_cast<Acc>(p.f(raw[i]));
@@ -156,8 +185,8 @@ struct scan_agent {
                 reg_array<out_value, items> o;
 #pragma unroll
                 for (int i = 0; i < items; ++i) o[i] = x[i];
-                store_warp_blocked<items>(p.out + base + warp * warp_threads * items, smem.io[warp],
-                                          lane, o);
+                store_warp_blocked<items>(p.out + base + warp * warp_threads * items,
+                                          smem.io[stage][warp], lane, o);
                 return;
             }
         }

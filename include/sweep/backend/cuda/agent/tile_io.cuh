@@ -45,6 +45,44 @@ __device__ __forceinline__ void load_warp_blocked(const T* seg, unsigned char* s
     std::memcpy(&out, r, sizeof(r));
 }
 
+/// Starts copying the warp's segment into its shared-memory slice (cp.async, 16 bytes a lane,
+/// bypassing L1); read_warp_blocked reads it once the copy's group is complete.
+template <int Items, class T>
+__device__ __forceinline__ void prefetch_warp(const T* seg, unsigned char* smem, int lane) {
+    static_assert(Items * sizeof(T) % 16 == 0);
+    constexpr int chunks = Items * sizeof(T) / 16;
+    const uint4* g = reinterpret_cast<const uint4*>(seg);
+    uint4* s = reinterpret_cast<uint4*>(smem);
+#pragma unroll
+    for (int j = 0; j < chunks; ++j) {
+        const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(s + padded_chunk(j * warp_threads + lane)));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(g + j * warp_threads + lane)
+                     : "memory");
+    }
+}
+
+/// Closes the group of copies issued since the last commit (an empty group is fine).
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+/// Waits until all but the newest `Pending` groups of this thread's copies are complete.
+template <int Pending>
+__device__ __forceinline__ void wait_copies() {
+    asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+}
+
+/// Lane's Items consecutive values from a slice filled by prefetch_warp (after wait_copies).
+template <int Items, class T>
+__device__ __forceinline__ void read_warp_blocked(const unsigned char* smem, int lane,
+                                                  reg_array<T, Items>& out) {
+    constexpr int chunks = Items * sizeof(T) / 16;
+    const uint4* s = reinterpret_cast<const uint4*>(smem);
+    uint4 r[chunks];
+    __syncwarp();  // every lane's copies are complete and visible to the warp
+#pragma unroll
+    for (int j = 0; j < chunks; ++j) r[j] = s[padded_chunk(lane * chunks + j)];
+    std::memcpy(&out, r, sizeof(r));
+}
+
 /// Stores lane's Items consecutive values into the warp's segment (16-byte aligned).
 template <int Items, class T>
 __device__ __forceinline__ void store_warp_blocked(T* seg, unsigned char* smem, int lane,

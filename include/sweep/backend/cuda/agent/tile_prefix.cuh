@@ -28,7 +28,7 @@ struct carry_prefix {
 
 /// Decoupled look-back across blocks. Tile 0 publishes its inclusive prefix at once; every other
 /// tile's warp 0 runs the look-back and hands the result to the block through shared memory.
-template <bool Ordered, class Acc, class Op, class State>
+template <bool Ordered, unsigned BackoffNs, int Windows, class Acc, class Op, class State>
 struct lookback_prefix {
     State state;
     maybe<Acc> init;
@@ -44,7 +44,8 @@ struct lookback_prefix {
         if (threadIdx.x < warp_threads) {
             const int lane = threadIdx.x;
             const Acc before =
-                lookback::tile_exclusive_prefix<Ordered>(state, tile, aggregate, op, lane);
+                lookback::tile_exclusive_prefix<Ordered, BackoffNs, Windows>(state, tile, aggregate, op,
+                                                                         lane);
             if (lane == 0) {
                 state.publish(tile, lookback::status_prefix, static_cast<Acc>(op(before, aggregate)));
                 slot->set(0, before);

@@ -61,9 +61,17 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
     // only after its status). See docs/decisions/0001-tile-state-reset.md for why not epochs.
     memset_async(base, status, s, name);
     const state_t state = state_t::make(base + ticket_bytes, base + status, tiles);
-    scan_lookback_kernel<agent, Ordered, state_t>
-        <<<static_cast<unsigned>(tiles), agent::threads, 0, s>>>(
-            p, state, reinterpret_cast<unsigned int*>(base));
+    auto* ticket = reinterpret_cast<unsigned int*>(base);
+    if constexpr (agent::stages >= 2) {
+        const auto kernel = scan_lookback_pipelined_kernel<agent, Ordered, state_t>;
+        const std::int64_t resident = resident_blocks(reinterpret_cast<const void*>(kernel),
+                                                      agent::threads, name);
+        const auto grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+        kernel<<<grid, agent::threads, 0, s>>>(p, state, ticket, tiles);
+    } else {
+        scan_lookback_kernel<agent, Ordered, state_t>
+            <<<static_cast<unsigned>(tiles), agent::threads, 0, s>>>(p, state, ticket);
+    }
     check_launch(name);
 }
 

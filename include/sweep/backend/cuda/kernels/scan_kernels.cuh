@@ -28,21 +28,63 @@ __global__ void __launch_bounds__(Agent::threads)
 /// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
 /// dispatch layer zeroed the ticket and the tile states before this launch).
 template <class Agent, bool Ordered, class State>
-__global__ void __launch_bounds__(Agent::threads)
+__global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     scan_lookback_kernel(const typename Agent::params p, const State state,
                          unsigned int* ticket) {
     __shared__ typename Agent::shared_storage smem;
     using acc_t = typename Agent::acc_type;
+    Agent agent(p, smem);
+    // (Copying tile blockIdx.x in before the ticket arrives, and starting over when the ticket
+    // differs, was measured: it cost registers, hence resident blocks, and lost 10%.)
     // A relaxed atomic is enough: the ticket orders nothing but itself. It makes tile t's block
     // start no earlier than the blocks of tiles < t, so the look-back only waits on started blocks.
     if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
     __syncthreads();
     const std::int64_t tile = smem.tile;
-    Agent agent(p, smem);
-    lookback_prefix<Ordered, acc_t, typename Agent::op_type, State> prefix{
-        state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
-        &smem.tile_prefix};
+    lookback_prefix<Ordered, Agent::tuning::backoff_ns, Agent::tuning::windows, acc_t,
+                    typename Agent::op_type, State>
+        prefix{state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
+               &smem.tile_prefix};
     agent.run_tile(tile, prefix);
+}
+
+/// Large inputs, persistent: as many blocks as fit the device at once, each taking tickets until
+/// the tiles run out. A block takes its next ticket and starts copying that tile into its other
+/// shared-memory stage before it scans, looks back on and stores the current one, so the look-back
+/// wait overlaps a load instead of idling the SM's share of memory bandwidth.
+///
+/// Forward progress: a block holds at most two tickets, t < t', and finishes t before t'. The
+/// lowest unfinished tile waits only on finished tiles, so it finishes; by induction all do.
+template <class Agent, bool Ordered, class State>
+__global__ void __launch_bounds__(Agent::threads)
+    scan_lookback_pipelined_kernel(const typename Agent::params p, const State state,
+                                   unsigned int* ticket, std::int64_t tiles) {
+    static_assert(Agent::stages >= 2);
+    __shared__ typename Agent::shared_storage smem;
+    using acc_t = typename Agent::acc_type;
+    Agent agent(p, smem);
+    lookback_prefix<Ordered, Agent::tuning::backoff_ns, Agent::tuning::windows, acc_t,
+                    typename Agent::op_type, State>
+        prefix{state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
+               &smem.tile_prefix};
+
+    if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
+    __syncthreads();
+    std::int64_t tile = smem.tile;
+    int stage = 0;
+    bool prefetched = agent.prefetch(tile, stage, tile < tiles);
+    while (tile < tiles) {
+        __syncthreads();  // all have read smem.tile; the other stage's last reader is done
+        if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
+        __syncthreads();
+        const std::int64_t next = smem.tile;
+        const bool next_prefetched = agent.prefetch(next, stage ^ 1, next < tiles);
+        agent.run_tile(tile, prefix, stage, prefetched);
+        tile = next;
+        stage ^= 1;
+        prefetched = next_prefetched;
+    }
+    wait_copies<0>();  // no copy may outlive the block
 }
 
 }  // namespace sweep::detail::cuda

@@ -21,54 +21,85 @@
 
 namespace sweep::detail::cuda::lookback {
 
-/// Back-off between polls of a window. Starts without a pause (most waits are short), then doubles
-/// up to 1 us so that a long wait does not hammer L2 with polls of the same lines.
+/// Back-off between polls of a window: none at first (most waits are short), then doubling from
+/// 32 ns up to MaxNs so that a long wait does not hammer L2 with polls of the same lines.
+/// MaxNs = 0: spin. The value in use is measured (tuning/scan_tuning.cuh).
+template <unsigned MaxNs>
 struct backoff {
     unsigned ns = 0;
     __device__ void pause() {
-        if (ns != 0) __nanosleep(ns);
-        ns = ns == 0 ? 32 : (ns < 1024 ? ns * 2 : ns);
+        if constexpr (MaxNs != 0) {
+            if (ns != 0) __nanosleep(ns);
+            ns = ns == 0 ? 32 : (ns < MaxNs ? ns * 2 : MaxNs);
+        }
     }
 };
 
-/// Reads the window [end - 32, end) (lane 0 the nearest tile, end - 1) until every lane's tile
-/// has published something. Lanes before tile 0 report a prefix with no value; they are never
-/// combined, since tile 0 publishes its prefix directly and lies nearer.
-template <class T, class State>
-__device__ __forceinline__ std::uint32_t read_window(const State& state, std::int64_t end, int lane,
-                                                     T& v) {
-    const std::int64_t pred = end - 1 - lane;
-    std::uint32_t s = status_prefix;
-    backoff b;
+/// Reads Windows windows of 32 tiles at once, [end - 32 * Windows, end): lane l of window j holds
+/// tile end - 1 - 32 j - l (window 0 the nearest). Polls until every one of them has published
+/// something; a status once seen is kept (an A that turned into a P meanwhile is still right).
+/// Tiles before tile 0 count as a prefix with no value; they are never combined, since tile 0
+/// publishes its prefix directly and lies nearer. All loads of a poll are issued together, so
+/// reading several windows costs one round trip to L2, not several: with hundreds of tiles in
+/// flight, the nearest published prefix is often more than 32 tiles back.
+template <unsigned BackoffNs, int Windows, class T, class State>
+__device__ __forceinline__ void read_windows(const State& state, std::int64_t end, int lane,
+                                             std::uint32_t (&s)[Windows],
+                                             reg_array<T, Windows>& v) {
+#pragma unroll
+    for (int j = 0; j < Windows; ++j)
+        s[j] = end - 1 - j * warp_threads - lane >= 0 ? status_invalid : status_prefix;
+    backoff<BackoffNs> b;
     for (;;) {
-        if (pred >= 0) s = state.read(pred, v);
-        if (__all_sync(full_mask, s != status_invalid)) break;
+        bool valid = true;
+#pragma unroll
+        for (int j = 0; j < Windows; ++j) {
+            if (s[j] == status_invalid) s[j] = state.read(end - 1 - j * warp_threads - lane, v[j]);
+            valid = valid && s[j] != status_invalid;
+        }
+        if (__all_sync(full_mask, valid)) break;
         b.pause();
     }
-    if constexpr (requires { state.read_value(pred, s); }) {
-        // Split layout: acquire the writer's value slot now that its status is seen.
+    if constexpr (requires { state.read_value(end, s[0]); }) {
+        // Split layout: acquire the writers' value slots now that their statuses are seen.
         fence_acquire();
-        if (pred >= 0) v = state.read_value(pred, s);
+#pragma unroll
+        for (int j = 0; j < Windows; ++j) {
+            const std::int64_t pred = end - 1 - j * warp_threads - lane;
+            if (pred >= 0) v[j] = state.read_value(pred, s[j]);
+        }
     }
-    return s;
+}
+
+/// Reduces lanes k..0 of one window (tiles end-1-k .. end-1) and returns it on every lane. The
+/// higher lane is the earlier tile, so it is the left operand. After step d, lane l holds tiles
+/// [l, min(l + 2d - 1, k)].
+template <class T, class Op>
+__device__ __forceinline__ T reduce_window(T x, int k, Op& op, int lane) {
+#pragma unroll
+    for (int d = 1; d < warp_threads; d *= 2) {
+        const T y = shfl_down(x, d);
+        if (lane + d <= k) x = static_cast<T>(op(y, x));
+    }
+    return shfl_idx(x, 0);
 }
 
 /// The exclusive prefix of `tile` (> 0). Called by all 32 lanes of one warp; every lane returns
 /// the prefix. Publishes A(aggregate) first and P(prefix op aggregate) last.
-template <bool Ordered, class T, class Op, class State>
+template <bool Ordered, unsigned BackoffNs, int Windows, class T, class Op, class State>
 __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const T& aggregate, Op& op,
                                    int lane) {
     if (lane == 0) state.publish(tile, status_aggregate, aggregate);
 
-    maybe<T> acc;  // reduction of the windows already combined (to the right of the current one)
-    std::int64_t end = tile;
-    backoff b;  // Ordered only: waiting for a prefix to appear in a fully published window
-    for (;;) {
-        reg_array<T, 1> v;
-        const std::uint32_t s = read_window(state, end, lane, v[0]);
-        const unsigned prefixes = __ballot_sync(full_mask, s == status_prefix);
-        if constexpr (Ordered) {
-            if (prefixes == 0) {  // wait for a prefix in this window: see the file comment
+    if constexpr (Ordered) {
+        // One window, waited on until it holds a prefix: see the file comment.
+        backoff<BackoffNs == 0 ? 64 : BackoffNs> b;
+        for (;;) {
+            std::uint32_t s[1];
+            reg_array<T, 1> v;
+            read_windows<BackoffNs, 1>(state, tile, lane, s, v);
+            const unsigned prefixes = __ballot_sync(full_mask, s[0] == status_prefix);
+            if (prefixes == 0) {
                 b.pause();
                 continue;
             }
@@ -76,20 +107,23 @@ __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const 
             T w = shfl_idx(v[0], k);
             for (int j = k - 1; j >= 0; --j) w = static_cast<T>(op(w, shfl_idx(v[0], j)));
             return w;
-        } else {
-            const int k = prefixes != 0 ? __ffs(prefixes) - 1 : warp_threads - 1;
-            // Reduce lanes k..0 (tiles end-1-k .. end-1); the higher lane is the earlier tile, so
-            // it is the left operand. After step d, lane l holds tiles [l, min(l + 2d - 1, k)].
-            T x = v[0];
+        }
+    } else {
+        maybe<T> acc;  // reduction of the tiles already combined (to the right of the window)
+        std::int64_t end = tile;
+        for (;;) {
+            std::uint32_t s[Windows];
+            reg_array<T, Windows> v;
+            read_windows<BackoffNs, Windows>(state, end, lane, s, v);
 #pragma unroll
-            for (int d = 1; d < warp_threads; d *= 2) {
-                const T y = shfl_down(x, d);
-                if (lane + d <= k) x = static_cast<T>(op(y, x));
+            for (int j = 0; j < Windows; ++j) {
+                const unsigned prefixes = __ballot_sync(full_mask, s[j] == status_prefix);
+                const int k = prefixes != 0 ? __ffs(prefixes) - 1 : warp_threads - 1;
+                const T w = reduce_window(v[j], k, op, lane);
+                acc = acc.has ? maybe<T>(static_cast<T>(op(w, acc.get()))) : maybe<T>(w);
+                if (prefixes != 0) return acc.get();
             }
-            const T w = shfl_idx(x, 0);
-            acc = acc.has ? maybe<T>(static_cast<T>(op(w, acc.get()))) : maybe<T>(w);
-            if (prefixes != 0) return acc.get();
-            end -= warp_threads;
+            end -= Windows * warp_threads;
         }
     }
 }

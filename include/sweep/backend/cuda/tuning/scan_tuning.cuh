@@ -11,25 +11,38 @@ namespace sweep::detail::cuda {
 /// One tile = threads * items elements, processed by one block. `items * sizeof(T)` is kept a
 /// multiple of 16 so that a thread's items are whole 16-byte vectors (the transposes through
 /// shared memory then move 16 bytes per access, without bank conflicts: agent/tile_io.cuh).
-template <int Threads, int Items>
+/// Windows: look-back windows of 32 tiles read per poll. Stages: shared-memory buffers per
+/// block; 2 selects the persistent kernel that copies its next tile in (cp.async) while it scans,
+/// looks back on and stores the current one. BackoffNs: the longest pause between two polls of a
+/// look-back window (0: spin).
+/// MinBlocks: blocks an SM must fit (__launch_bounds__), capping registers per thread.
+template <int Threads, int Items, int Windows = 4, int Stages = 1, unsigned BackoffNs = 0,
+          int MinBlocks = 1>
 struct scan_tuning {
+    static constexpr int min_blocks = MinBlocks;
     static constexpr int threads = Threads;
     static constexpr int items = Items;
     static constexpr int tile_items = Threads * Items;
+    static constexpr int windows = Windows;
+    static constexpr int stages = Stages;
+    static constexpr unsigned backoff_ns = BackoffNs;
 };
 
-// The sizes are chosen so that a tile is about 16 KB of input: with 256 threads and a few blocks
-// resident per SM this keeps 48-64 KB of loads in flight per SM, enough to cover HBM3e latency at
-// 4.2 TB/s over 132 SMs (Little's law: ~4.2e12 B/s * ~700 ns / 132 ~ 22 KB per SM).
+// Measured on the H200 at n = 2^28 (perf/gpu/bench_gpu_tuning.cu, perf/notes-gpu.md): the look-back
+// wait, not the loads, limits the engine (without it every geometry reaches 97% of copy), and what
+// hides the wait is more resident blocks. 128 threads with 16 KB tiles (9 blocks an SM) beat
+// 256 threads with 16 KB tiles (6 blocks): int32 70% vs 62% of copy, int64 78% vs 66%. Reading 2-8
+// windows per poll cost registers (fewer blocks) and lost 3-12%: one window.
 template <std::size_t Size>
 struct default_scan_tuning_for {
-    // Wider values: 2 items per thread (48 bytes for a 24-byte type), registers permitting.
-    using type = scan_tuning<256, (Size <= 16 ? 4 : 2)>;
+    // Wider values: 256 threads, 4 items (16-byte types: 16 KB tiles, 1.38x CUB with a custom
+    // operator; 128 x 4 gave 1.05x) or 2 (wider).
+    using type = scan_tuning<256, (Size <= 16 ? 4 : 2), 1>;
 };
-template <> struct default_scan_tuning_for<1> { using type = scan_tuning<256, 32>; };
-template <> struct default_scan_tuning_for<2> { using type = scan_tuning<256, 32>; };
-template <> struct default_scan_tuning_for<4> { using type = scan_tuning<256, 16>; };
-template <> struct default_scan_tuning_for<8> { using type = scan_tuning<256, 8>; };
+template <> struct default_scan_tuning_for<1> { using type = scan_tuning<128, 64, 1>; };  // 40%
+template <> struct default_scan_tuning_for<2> { using type = scan_tuning<128, 64, 1>; };  // 63%
+template <> struct default_scan_tuning_for<4> { using type = scan_tuning<128, 32, 1>; };  // 70%
+template <> struct default_scan_tuning_for<8> { using type = scan_tuning<128, 16, 1>; };  // 78%
 
 template <class Acc>
 using default_scan_tuning = typename default_scan_tuning_for<sizeof(Acc)>::type;

@@ -1,0 +1,145 @@
+// perf/gpu/bench_gpu_tuning.cu -- the evidence behind tuning/scan_tuning.cuh: one size (2^28 by
+// default), several tile geometries of the same engine, plus the engine with the look-back
+// replaced by nothing (an upper bound: load, scan and store alone). Times are medians of 25 calls.
+#include <sweep/scan.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace cu = sweep::detail::cuda;
+
+namespace {
+
+void ok(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+
+template <class T>
+__global__ void fill(T* p, std::int64_t n) {
+    for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * blockDim.x)
+        p[i] = static_cast<T>((i * 2654435761u >> 7) % 97 + 1);
+}
+
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads) no_lookback_kernel(const typename Agent::params p) {
+    __shared__ typename Agent::shared_storage smem;
+    using acc = typename Agent::acc_type;
+    struct nothing {
+        __device__ cu::maybe<acc> operator()(std::int64_t, const acc&) const { return {}; }
+    } prefix;
+    Agent a(p, smem);
+    a.run_tile(blockIdx.x, prefix);
+}
+
+template <class F>
+double median_us(cudaStream_t s, F&& f) {
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    for (int i = 0; i < 3; ++i) f();
+    std::vector<float> ms(25);
+    for (auto& m : ms) {
+        cudaEventRecord(a, s);
+        f();
+        cudaEventRecord(b, s);
+        ok(cudaEventSynchronize(b), "sync");
+        cudaEventElapsedTime(&m, a, b);
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    std::sort(ms.begin(), ms.end());
+    return 1000.0 * ms[12];
+}
+
+template <class T, int Threads, int Items, int Windows, int Stages = 1, int MinBlocks = 1>
+void variant(const char* name, T* in, T* out, std::int64_t n, double copy_us, cudaStream_t s) {
+    using tuning = cu::scan_tuning<Threads, Items, Windows, Stages, 0, MinBlocks>;
+    using agent = cu::scan_agent<tuning, T, const T*, T*, sweep::plus<T>, sweep::detail::identity>;
+    cu::reg_array<T, 1> init;
+    init[0] = T{};
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const double full = median_us(s, [&] {
+        cu::launch_scan<tuning, false, T>("bench", static_cast<const T*>(in), out, n, sweep::plus<T>{},
+                                          sweep::detail::identity{}, init, false, false, s, alloc);
+    });
+    cu::scan_mode mode;
+    mode.in_aligned = mode.out_aligned = true;
+    const typename agent::params p{in, out, n, sweep::plus<T>{}, sweep::detail::identity{}, init, mode};
+    const auto tiles = static_cast<unsigned>((n + tuning::tile_items - 1) / tuning::tile_items);
+    const double bare = median_us(s, [&] { no_lookback_kernel<agent><<<tiles, Threads, 0, s>>>(p); });
+    int blocks = 0;
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+           &blocks, cu::scan_lookback_kernel<agent, false, cu::lookback::tile_state<T>>, Threads, 0),
+       "occupancy");
+    // sweep's result against a plain sequential check of a few positions is in the tests; here only
+    // the last element is checked against the same call with the default tuning.
+    std::printf("| %-6s | %4d x %2d | %d | %4u | %6d | %2d | %8.1f | %5.1f%% | %8.1f | %5.1f%% |\n", name,
+                Threads, Items, Stages, Windows, tuning::tile_items, blocks, full, 100 * copy_us / full,
+                bare, 100 * copy_us / bare);
+    std::fflush(stdout);
+}
+
+template <class T>
+struct buffers {
+    T *in = nullptr, *out = nullptr;
+    std::int64_t n;
+    double copy_us;
+    buffers(std::int64_t n_, cudaStream_t s) : n(n_) {
+        ok(cudaMalloc(&in, n * sizeof(T)), "malloc");
+        ok(cudaMalloc(&out, n * sizeof(T)), "malloc");
+        fill<<<1024, 256, 0, s>>>(in, n);
+        copy_us = median_us(s, [&] { cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice, s); });
+    }
+    ~buffers() {
+        cudaFree(in);
+        cudaFree(out);
+    }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
+    const std::int64_t n = std::int64_t{1} << lg;
+    cudaStream_t s;
+    ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    std::printf("n = 2^%d; %% of cudaMemcpy D2D; 'bare' = no look-back (upper bound)\n\n", lg);
+    std::printf("| type   | geometry  | st | wind | tile   | bl | full us  | %%copy  | bare us  | %%copy  |\n");
+    std::printf("|--------|-----------|----|------|--------|----|----------|--------|----------|--------|\n");
+    {
+        buffers<std::int32_t> b(n, s);
+        variant<std::int32_t, 128, 32, 1>("int32", b.in, b.out, n, b.copy_us, s);
+        variant<std::int32_t, 128, 32, 1, 1, 11>("int32", b.in, b.out, n, b.copy_us, s);
+        variant<std::int32_t, 64, 32, 1>("int32", b.in, b.out, n, b.copy_us, s);
+        variant<std::int32_t, 64, 64, 1>("int32", b.in, b.out, n, b.copy_us, s);
+        variant<std::int32_t, 128, 48, 1>("int32", b.in, b.out, n, b.copy_us, s);
+    }
+    {
+        buffers<std::int64_t> b(n, s);
+        variant<std::int64_t, 128, 16, 1>("int64", b.in, b.out, n, b.copy_us, s);
+        variant<std::int64_t, 128, 16, 1, 1, 11>("int64", b.in, b.out, n, b.copy_us, s);
+        variant<std::int64_t, 64, 16, 1>("int64", b.in, b.out, n, b.copy_us, s);
+        variant<std::int64_t, 64, 32, 1>("int64", b.in, b.out, n, b.copy_us, s);
+    }
+    {
+        buffers<std::int16_t> b(n, s);
+        variant<std::int16_t, 128, 64, 1>("int16", b.in, b.out, n, b.copy_us, s);
+        variant<std::int16_t, 64, 64, 1>("int16", b.in, b.out, n, b.copy_us, s);
+        variant<std::int16_t, 128, 64, 1, 1, 8>("int16", b.in, b.out, n, b.copy_us, s);
+    }
+    {
+        buffers<std::int8_t> b(n, s);
+        variant<std::int8_t, 128, 64, 1>("int8", b.in, b.out, n, b.copy_us, s);
+        variant<std::int8_t, 64, 64, 1>("int8", b.in, b.out, n, b.copy_us, s);
+        variant<std::int8_t, 128, 64, 1, 1, 8>("int8", b.in, b.out, n, b.copy_us, s);
+    }
+    cudaStreamDestroy(s);
+    return 0;
+}
