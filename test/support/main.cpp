@@ -1,7 +1,7 @@
 // test/support/main.cpp -- the Catch2 entry point of every test executable. It draws the random
 // seed (or takes SWEEP_TEST_SEED from the environment) and prints it first, so that any failure
 // can be replayed: SWEEP_TEST_SEED=<seed> ctest ...
-#if __has_include(<catch2/catch_test_macros.hpp>)
+#if SWEEP_CATCH_MAJOR >= 3
 #include <catch2/catch_session.hpp>
 #else
 #define CATCH_CONFIG_RUNNER
