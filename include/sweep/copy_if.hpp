@@ -16,6 +16,8 @@
 #endif
 #if SWEEP_HAS_CUDA && __has_include(<sweep/backend/cuda/compaction.hpp>)
 #include <sweep/backend/cuda/compaction.hpp>
+#elif SWEEP_HAS_CUDA
+#include <sweep/detail/not_on_gpu_yet.hpp>
 #endif
 
 namespace sweep {
