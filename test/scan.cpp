@@ -84,24 +84,26 @@ scan_results<T> std_scans(const std::vector<T>& in) {
     return r;
 }
 
-template <class T>
-void check_same(const scan_results<T>& got, const scan_results<T>& want) {
-    CHECK(mismatch(got.inc, want.inc) == "");
-    CHECK(mismatch(got.inc_op, want.inc_op) == "");
-    CHECK(mismatch(got.inc_op_init, want.inc_op_init) == "");
-    CHECK(mismatch(got.exc_init, want.exc_init) == "");
-    CHECK(mismatch(got.exc_init_op, want.exc_init_op) == "");
+// Compares every result of a run; `cmp` is mismatch (values) or bit_mismatch (bits). The wide
+// (int64-accumulator) results are integers and always compared by value.
+template <class T, class Cmp>
+void check_results(const scan_results<T>& got, const scan_results<T>& want, Cmp cmp) {
+    CHECK(cmp(got.inc, want.inc) == "");
+    CHECK(cmp(got.inc_op, want.inc_op) == "");
+    CHECK(cmp(got.inc_op_init, want.inc_op_init) == "");
+    CHECK(cmp(got.exc_init, want.exc_init) == "");
+    CHECK(cmp(got.exc_init_op, want.exc_init_op) == "");
     CHECK(mismatch(got.wide, want.wide) == "");
 }
 
 template <class T>
+void check_same(const scan_results<T>& got, const scan_results<T>& want) {
+    check_results(got, want, [](const auto& a, const auto& b) { return mismatch(a, b); });
+}
+
+template <class T>
 void check_bits_same(const scan_results<T>& got, const scan_results<T>& want) {
-    CHECK(bit_mismatch(got.inc, want.inc) == "");
-    CHECK(bit_mismatch(got.inc_op, want.inc_op) == "");
-    CHECK(bit_mismatch(got.inc_op_init, want.inc_op_init) == "");
-    CHECK(bit_mismatch(got.exc_init, want.exc_init) == "");
-    CHECK(bit_mismatch(got.exc_init_op, want.exc_init_op) == "");
-    CHECK(mismatch(got.wide, want.wide) == "");
+    check_results(got, want, [](const auto& a, const auto& b) { return bit_mismatch(a, b); });
 }
 
 // all_policies: every host policy; else only those that reach distinct backends (for the large

@@ -64,38 +64,34 @@ struct shuffle_words {
     std::uint32_t w[count];
 };
 
-template <class T>
-__device__ __forceinline__ T shfl_idx(const T& x, int src) {
+/// Moves a value of any trivially copyable type through a warp shuffle, one 32-bit word at a
+/// time; `shuffle` is one of the __shfl_*_sync intrinsics wrapped in a lambda.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_by_words(const T& x, Shuffle shuffle) {
     shuffle_words<T> s;
     std::memcpy(s.w, &x, sizeof(T));
 #pragma unroll
-    for (int i = 0; i < shuffle_words<T>::count; ++i) s.w[i] = __shfl_sync(full_mask, s.w[i], src);
+    for (int i = 0; i < shuffle_words<T>::count; ++i) s.w[i] = shuffle(s.w[i]);
     reg_array<T, 1> r;
     std::memcpy(&r[0], s.w, sizeof(T));
     return r[0];
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_idx(const T& x, int src) {
+    return shuffle_by_words(x, [src](std::uint32_t w) { return __shfl_sync(full_mask, w, src); });
 }
 
 template <class T>
 __device__ __forceinline__ T shfl_up(const T& x, int delta) {
-    shuffle_words<T> s;
-    std::memcpy(s.w, &x, sizeof(T));
-#pragma unroll
-    for (int i = 0; i < shuffle_words<T>::count; ++i) s.w[i] = __shfl_up_sync(full_mask, s.w[i], delta);
-    reg_array<T, 1> r;
-    std::memcpy(&r[0], s.w, sizeof(T));
-    return r[0];
+    return shuffle_by_words(x,
+                            [delta](std::uint32_t w) { return __shfl_up_sync(full_mask, w, delta); });
 }
 
 template <class T>
 __device__ __forceinline__ T shfl_down(const T& x, int delta) {
-    shuffle_words<T> s;
-    std::memcpy(s.w, &x, sizeof(T));
-#pragma unroll
-    for (int i = 0; i < shuffle_words<T>::count; ++i)
-        s.w[i] = __shfl_down_sync(full_mask, s.w[i], delta);
-    reg_array<T, 1> r;
-    std::memcpy(&r[0], s.w, sizeof(T));
-    return r[0];
+    return shuffle_by_words(
+        x, [delta](std::uint32_t w) { return __shfl_down_sync(full_mask, w, delta); });
 }
 
 /// Inclusive scan across the 32 lanes (Kogge-Stone, 5 steps). The lower lane is always the left
