@@ -86,6 +86,30 @@ void variant(const char* name, T* in, T* out, std::int64_t n, double copy_us, cu
     std::fflush(stdout);
 }
 
+/// The shared-memory tile path (scan_bulk_agent) with Threads per block and Bytes per tile.
+template <class T, int Threads, int Bytes, bool Spec = false, unsigned Backoff = 0>
+void bulk(const char* name, T* in, T* out, std::int64_t n, double copy_us, cudaStream_t s) {
+    using tuning = cu::scan_bulk_tuning<Threads, Bytes, Spec, Backoff>;
+    using agent = cu::scan_bulk_agent<tuning, T, const T*, T*, sweep::plus<T>, sweep::detail::identity>;
+    cu::reg_array<T, 1> init;
+    init[0] = T{};
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const double full = median_us(s, [&] {
+        cu::launch_scan_bulk<tuning, false, T>("bench", static_cast<const T*>(in), out, n,
+                                               sweep::plus<T>{}, sweep::detail::identity{}, init,
+                                               false, false, s, alloc);
+    });
+    ok(cudaGetLastError(), "bulk launch");
+    int blocks = 0;
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+           &blocks, cu::scan_bulk_kernel<agent, false, Spec, cu::lookback::tile_state<T>>, Threads,
+           agent::smem_bytes),
+       "occupancy");
+    std::printf("| %-6s | bulk %3d x %2d KB%s | %2d bl/SM | %8.1f us | %5.1f%% |\n", name, Threads,
+                Bytes / 1024, Spec ? " spec" : "", blocks, full, 100 * copy_us / full);
+    std::fflush(stdout);
+}
+
 template <class T>
 struct buffers {
     T *in = nullptr, *out = nullptr;
@@ -107,38 +131,52 @@ struct buffers {
 
 int main(int argc, char** argv) {
     const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
+    const bool reg = argc > 2 && std::atoi(argv[2]) != 0;  // also the register-path geometries
     const std::int64_t n = std::int64_t{1} << lg;
     cudaStream_t s;
     ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
     std::printf("n = 2^%d; %% of cudaMemcpy D2D; 'bare' = no look-back (upper bound)\n\n", lg);
-    std::printf("| type   | geometry  | st | wind | tile   | bl | full us  | %%copy  | bare us  | %%copy  |\n");
-    std::printf("|--------|-----------|----|------|--------|----|----------|--------|----------|--------|\n");
-    {
+    if (reg) {
+        std::printf("| type   | geometry  | st | wind | tile   | bl | full us  | %%copy  | bare us  | %%copy  |\n");
+        std::printf("|--------|-----------|----|------|--------|----|----------|--------|----------|--------|\n");
         buffers<std::int32_t> b(n, s);
         variant<std::int32_t, 128, 32, 1>("int32", b.in, b.out, n, b.copy_us, s);
-        variant<std::int32_t, 128, 32, 1, 1, 11>("int32", b.in, b.out, n, b.copy_us, s);
-        variant<std::int32_t, 64, 32, 1>("int32", b.in, b.out, n, b.copy_us, s);
-        variant<std::int32_t, 64, 64, 1>("int32", b.in, b.out, n, b.copy_us, s);
-        variant<std::int32_t, 128, 48, 1>("int32", b.in, b.out, n, b.copy_us, s);
+        buffers<std::int64_t> c(n, s);
+        variant<std::int64_t, 128, 16, 1>("int64", c.in, c.out, n, c.copy_us, s);
+    }
+    std::printf("\n| type | geometry | occupancy | time | %%copy |\n|---|---|---|---|---|\n");
+    {
+        buffers<std::int32_t> b(n, s);
+        bulk<std::int32_t, 256, 32 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 32 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 128, 16 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 128, 16 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 16 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 48 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 512, 64 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 64 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 128, 32 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 32 * 1024, true, 256>("int32", b.in, b.out, n, b.copy_us, s);
     }
     {
         buffers<std::int64_t> b(n, s);
-        variant<std::int64_t, 128, 16, 1>("int64", b.in, b.out, n, b.copy_us, s);
-        variant<std::int64_t, 128, 16, 1, 1, 11>("int64", b.in, b.out, n, b.copy_us, s);
-        variant<std::int64_t, 64, 16, 1>("int64", b.in, b.out, n, b.copy_us, s);
-        variant<std::int64_t, 64, 32, 1>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 256, 32 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 256, 32 * 1024, true>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 128, 16 * 1024, true>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 256, 48 * 1024, true>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 256, 64 * 1024, true>("int64", b.in, b.out, n, b.copy_us, s);
     }
     {
         buffers<std::int16_t> b(n, s);
-        variant<std::int16_t, 128, 64, 1>("int16", b.in, b.out, n, b.copy_us, s);
-        variant<std::int16_t, 64, 64, 1>("int16", b.in, b.out, n, b.copy_us, s);
-        variant<std::int16_t, 128, 64, 1, 1, 8>("int16", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int16_t, 256, 32 * 1024, true>("int16", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int16_t, 256, 48 * 1024, true>("int16", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int16_t, 512, 64 * 1024, true>("int16", b.in, b.out, n, b.copy_us, s);
     }
     {
         buffers<std::int8_t> b(n, s);
-        variant<std::int8_t, 128, 64, 1>("int8", b.in, b.out, n, b.copy_us, s);
-        variant<std::int8_t, 64, 64, 1>("int8", b.in, b.out, n, b.copy_us, s);
-        variant<std::int8_t, 128, 64, 1, 1, 8>("int8", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int8_t, 256, 32 * 1024, true>("int8", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int8_t, 256, 48 * 1024, true>("int8", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int8_t, 512, 64 * 1024, true>("int8", b.in, b.out, n, b.copy_us, s);
     }
     cudaStreamDestroy(s);
     return 0;

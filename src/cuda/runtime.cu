@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <map>
+#include <set>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -76,6 +77,20 @@ void* pool_allocate(std::size_t bytes, stream_t s) {
 void pool_deallocate(void* p, stream_t s) {
     // Called from destructors: a failure here cannot be reported by throwing.
     if (cudaFreeAsync(p, s) != cudaSuccess) (void)cudaGetLastError();
+}
+
+void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algorithm) {
+    int device = 0;
+    check(cudaGetDevice(&device), algorithm, "cudaGetDevice");
+    static std::mutex m;
+    static std::set<std::pair<const void*, int>> done;
+    std::lock_guard<std::mutex> lock(m);
+    if (!done.insert(std::make_pair(kernel, device)).second) return;
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_smem),
+          algorithm, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared),
+          algorithm, "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)");
 }
 
 int resident_blocks(const void* kernel, int threads, const char* algorithm) {

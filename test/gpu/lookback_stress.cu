@@ -17,7 +17,8 @@ namespace cu = sweep::detail::cuda;
 
 namespace {
 
-template <class Tuning, bool Ordered, class T, class Op>
+/// Bulk = void: the register path (Tuning); else the shared-memory path with tuning Bulk.
+template <class Tuning, bool Ordered, class T, class Op, class Bulk = void>
 void stress(Op op, std::int64_t n, std::uint64_t salt, bool exclusive) {
     auto g = sweep_test::rng(salt);
     const auto h = random_values<T>(static_cast<std::size_t>(n), g);
@@ -26,15 +27,20 @@ void stress(Op op, std::int64_t n, std::uint64_t salt, bool exclusive) {
     const T init = sample_init<T>();
     cu::reg_array<T, 1> iv;
     iv[0] = init;
-    cu::launch_scan<Tuning, Ordered, T>("stress", static_cast<const T*>(in.data()), out.data(), n, op,
-                                        sweep::detail::identity{}, iv, exclusive, exclusive,
-                                        nullptr, cu::make_temp_allocator<sweep::default_resource>(nullptr));
+    cu::launch_scan<Tuning, Ordered, T, const T*, T*, Op, sweep::detail::identity, Bulk>(
+        "stress", static_cast<const T*>(in.data()), out.data(), n, op, sweep::detail::identity{}, iv,
+        exclusive, exclusive, nullptr, cu::make_temp_allocator<sweep::default_resource>(nullptr));
     sweep_gpu_test::cuda_ok(cudaDeviceSynchronize(), "sync");
     if (exclusive)
         sweep::exclusive_scan(sweep::seq, h.begin(), h.end(), want.begin(), init, op);
     else
         sweep::inclusive_scan(sweep::seq, h.begin(), h.end(), want.begin(), op);
-    INFO("tiles of " << Tuning::tile_items << ", n = " << n << ", ordered = " << Ordered);
+    if constexpr (std::is_void_v<Bulk>) {
+        INFO("register tiles of " << Tuning::tile_items);
+    } else {
+        INFO("shared-memory tiles of " << Bulk::tile_bytes << " bytes, " << Bulk::threads << " threads");
+    }
+    INFO("n = " << n << ", ordered = " << Ordered << ", exclusive = " << exclusive);
     CHECK(first_mismatch(out.download(), want) == -1);
 }
 
@@ -42,6 +48,11 @@ using tiny = cu::scan_tuning<32, 1>;            // 32 items a tile, 4 windows a 
 using tiny_one = cu::scan_tuning<32, 1, 1>;     // one window a poll
 using small = cu::scan_tuning<64, 2>;           // 128 items a tile, two warps
 using piped = cu::scan_tuning<32, 4, 4, 2>;     // persistent, cp.async into two stages
+// Shared-memory path: the smallest tiles (one warp, one round of 32 vectors) and a multi-warp,
+// multi-round geometry; speculative starts on and off.
+using bulk_tiny = cu::scan_bulk_tuning<32, 512>;
+using bulk_tiny_spec = cu::scan_bulk_tuning<32, 512, true>;
+using bulk_small = cu::scan_bulk_tuning<64, 4096, true>;  // 2 warps x 4 rounds
 
 }  // namespace
 
@@ -69,8 +80,23 @@ TEST_CASE("look-back stress: split status and value slots, non-commutative", "[g
     stress<small, false, mat2>(mat2_product{}, n, 9, true);
 }
 
+TEST_CASE("look-back stress: shared-memory tiles, non-commutative", "[gpu][lookback][bulk]") {
+    const std::int64_t n = std::int64_t{1} << 25;
+    // affine16: 4 bytes (4 a vector, 64-bit status words); affine: 8 bytes (2 a vector, 128-bit
+    // words); mat2: 16 bytes (1 a vector, split slots).
+    stress<tiny, false, affine16, affine16_then, bulk_tiny>(affine16_then{}, n, 41, false);
+    stress<tiny, false, affine16, affine16_then, bulk_tiny_spec>(affine16_then{}, n + 3, 42, true);
+    stress<tiny, true, affine16, affine16_then, bulk_small>(affine16_then{}, n + 1, 43, true);
+    stress<tiny, false, affine, affine_then, bulk_tiny_spec>(affine_then{}, n + 5, 44, false);
+    stress<tiny, false, affine, affine_then, bulk_small>(affine_then{}, n - 1, 45, true);
+    stress<tiny, false, mat2, mat2_product, bulk_tiny_spec>(mat2_product{}, n / 2 + 7, 46, false);
+    stress<tiny, true, mat2, mat2_product, bulk_small>(mat2_product{}, n / 2 + 9, 47, true);
+}
+
 TEST_CASE("look-back stress: repeated launches reuse pool memory", "[gpu][lookback]") {
     // The pool hands back the same bytes, holding the last call's final statuses: the reset
     // must make them invisible.
     for (int i = 0; i < 20; ++i) stress<small, false, affine>(affine_then{}, (1 << 20) + i, 10 + i, i % 2);
+    for (int i = 0; i < 10; ++i)
+        stress<small, false, affine, affine_then, bulk_small>(affine_then{}, (1 << 20) + i, 50 + i, i % 2);
 }

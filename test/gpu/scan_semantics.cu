@@ -27,7 +27,7 @@ namespace {
 
 template <class T, class Op>
 void check_noncommutative(Op op, std::uint64_t salt) {
-    for (const std::int64_t n : edge_sizes(tile_of<T>())) {
+    for (const std::int64_t n : scan_edge_sizes<T>()) {
         auto g = sweep_test::rng(salt + static_cast<std::uint64_t>(n));
         const auto h = random_values<T>(static_cast<std::size_t>(n), g);
         device_vector<T> in(h), out(h.size());

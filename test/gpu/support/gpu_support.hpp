@@ -184,4 +184,24 @@ std::int64_t tile_of() {
     return sweep::detail::cuda::default_scan_tuning<T>::tile_items;
 }
 
+/// Items of a tile of the shared-memory path (contiguous aligned data, sizeof(T) dividing 16).
+template <class T>
+std::int64_t bulk_tile_of() {
+    return sweep::detail::cuda::default_scan_bulk_tuning<T>::tile_bytes /
+           static_cast<std::int64_t>(sizeof(T));
+}
+
+/// Sizes at the edges of both tile geometries a scan of T can take (register tiles, and the
+/// shared-memory tiles above the one-block size).
+template <class T>
+std::vector<std::int64_t> scan_edge_sizes() {
+    std::vector<std::int64_t> v = edge_sizes(tile_of<T>());
+    if (16 % sizeof(T) == 0) {
+        const std::int64_t b = bulk_tile_of<T>();
+        for (std::int64_t k : {5, 6, 64})
+            for (std::int64_t d : {-1, 0, 1}) v.push_back(k * b + d);
+    }
+    return v;
+}
+
 }  // namespace sweep_gpu_test

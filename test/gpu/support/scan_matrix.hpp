@@ -24,7 +24,7 @@ std::int64_t first_mismatch(const std::vector<T>& got, const std::vector<T>& wan
 /// use sweep::plus<>); `uop` the transform.
 template <class T, class Op, class UOp>
 void check_all_signatures(Op op, UOp uop, std::uint64_t salt) {
-    for (const std::int64_t n : edge_sizes(tile_of<T>())) {
+    for (const std::int64_t n : scan_edge_sizes<T>()) {
         auto g = sweep_test::rng(salt * 1000003 + static_cast<std::uint64_t>(n));
         const std::vector<T> h = random_values<T>(static_cast<std::size_t>(n), g);
         device_vector<T> in(h), out(static_cast<std::size_t>(n));

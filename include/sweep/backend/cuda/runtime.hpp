@@ -28,6 +28,10 @@ bool is_device_accessible(const void* p);
 /// the current device at once: SMs times blocks per SM. Cached per kernel and device.
 int resident_blocks(const void* kernel, int threads, const char* algorithm);
 
+/// Lets `kernel` take `dynamic_smem` bytes of dynamic shared memory (past the default 48 KB) and
+/// asks for the largest shared-memory carve-out, once per kernel and device.
+void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algorithm);
+
 /// Temporary memory from the library's own cudaMallocAsync pool on the current device (release
 /// threshold raised so that memory stays cached between calls). Returns null on failure.
 void* pool_allocate(std::size_t bytes, stream_t s);

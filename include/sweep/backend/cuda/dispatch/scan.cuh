@@ -29,9 +29,69 @@ bool is_aligned16(T it) {
     }
 }
 
+/// The tile states of one look-back launch in temporary memory, reset on `s`: the ticket alone in
+/// its line, then the status words, then the value slots (split layout only).
+template <class Acc>
+struct lookback_storage {
+    using state_t = lookback::tile_state<Acc>;
+    temp_buffer temp;
+    state_t state;
+    unsigned int* ticket;
+
+    lookback_storage(const char* name, std::int64_t tiles, stream_t s, const temp_allocator& alloc)
+        : temp(alloc, ticket_bytes + state_t::status_bytes(tiles) + state_t::value_bytes(tiles), s) {
+        // std::bad_alloc (from temp) comes before anything is enqueued.
+        auto* base = static_cast<unsigned char*>(temp.get());
+        const std::size_t status = ticket_bytes + state_t::status_bytes(tiles);
+        // The one reset per call: the ticket and the status words (values need none, a slot is
+        // read only after its status). docs/decisions/0001-tile-state-reset.md: why not epochs.
+        memset_async(base, status, s, name);
+        state = state_t::make(base + ticket_bytes, base + status, tiles);
+        ticket = reinterpret_cast<unsigned int*>(base);
+    }
+};
+
+/// The shared-memory tile path: n values in more than one tile, `in`/`out` 16-byte aligned
+/// pointers (scan_bulk_agent<...>::eligible). Enqueues on `s`.
+template <class Tuning, bool Ordered, class Acc, class In, class Out, class Op, class F>
+void launch_scan_bulk(const char* name, In in, Out out, std::int64_t n, Op op, F f,
+                      const reg_array<Acc, 1>& init, bool exclusive, bool has_init, stream_t s,
+                      const temp_allocator& alloc) {
+    using agent = scan_bulk_agent<Tuning, Acc, In, Out, Op, F>;
+    static_assert(agent::eligible);
+    scan_mode mode;
+    mode.exclusive = exclusive;
+    mode.has_init = has_init;
+    mode.in_aligned = mode.out_aligned = true;
+    const typename agent::params p{in, out, n, op, f, init, mode};
+    const std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
+    if (tiles > std::numeric_limits<int>::max())
+        throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
+    lookback_storage<Acc> st(name, tiles, s, alloc);
+    const auto kernel = scan_bulk_kernel<agent, Ordered, Tuning::speculative,
+                                         typename lookback_storage<Acc>::state_t>;
+    allow_dynamic_smem(reinterpret_cast<const void*>(kernel), agent::smem_bytes, name);
+    kernel<<<static_cast<unsigned>(tiles), agent::threads, agent::smem_bytes, s>>>(p, st.state,
+                                                                                  st.ticket);
+    check_launch(name);
+}
+
+template <class BulkTuning, class Acc, class In, class Out, class Op, class F>
+constexpr bool bulk_eligible() {
+    if constexpr (std::is_void_v<BulkTuning>) {
+        return false;
+    } else {
+        return scan_bulk_agent<BulkTuning, Acc, In, Out, Op, F>::eligible;
+    }
+}
+
 /// Scans n > 0 values. `In`/`Out` are device iterators (raw pointers where possible), `init`
 /// meaningful when mode.has_init. Enqueues on `s`; the caller synchronizes if it must.
-template <class Tuning, bool Ordered, class Acc, class In, class Out, class Op, class F>
+/// Contiguous aligned data of one element size takes the shared-memory tile path (BulkTuning);
+/// anything else the register path (Tuning); small inputs one block. BulkTuning = void: the
+/// register path only (tests of that path).
+template <class Tuning, bool Ordered, class Acc, class In, class Out, class Op, class F,
+          class BulkTuning = default_scan_bulk_tuning<Acc>>
 void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
                  const reg_array<Acc, 1>& init, bool exclusive, bool has_init, stream_t s,
                  const temp_allocator& alloc) {
@@ -49,28 +109,27 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
         check_launch(name);
         return;
     }
+    if constexpr (bulk_eligible<BulkTuning, Acc, In, Out, Op, F>()) {
+        if (mode.in_aligned && mode.out_aligned) {
+            launch_scan_bulk<BulkTuning, Ordered, Acc>(name, in, out, n, op, f, init, exclusive,
+                                                       has_init, s, alloc);
+            return;
+        }
+    }
     if (tiles > std::numeric_limits<int>::max())
         throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
 
-    using state_t = lookback::tile_state<Acc>;
-    const std::size_t status = ticket_bytes + state_t::status_bytes(tiles);
-    const std::size_t values = state_t::value_bytes(tiles);
-    temp_buffer temp(alloc, status + values, s);  // std::bad_alloc before anything is enqueued
-    auto* base = static_cast<unsigned char*>(temp.get());
-    // The one reset per call: the ticket and the status words (values need none, a slot is read
-    // only after its status). See docs/decisions/0001-tile-state-reset.md for why not epochs.
-    memset_async(base, status, s, name);
-    const state_t state = state_t::make(base + ticket_bytes, base + status, tiles);
-    auto* ticket = reinterpret_cast<unsigned int*>(base);
+    lookback_storage<Acc> st(name, tiles, s, alloc);
+    using state_t = typename lookback_storage<Acc>::state_t;
     if constexpr (agent::stages >= 2) {
         const auto kernel = scan_lookback_pipelined_kernel<agent, Ordered, state_t>;
         const std::int64_t resident = resident_blocks(reinterpret_cast<const void*>(kernel),
                                                       agent::threads, name);
         const auto grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
-        kernel<<<grid, agent::threads, 0, s>>>(p, state, ticket, tiles);
+        kernel<<<grid, agent::threads, 0, s>>>(p, st.state, st.ticket, tiles);
     } else {
         scan_lookback_kernel<agent, Ordered, state_t>
-            <<<static_cast<unsigned>(tiles), agent::threads, 0, s>>>(p, state, ticket);
+            <<<static_cast<unsigned>(tiles), agent::threads, 0, s>>>(p, st.state, st.ticket);
     }
     check_launch(name);
 }

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 
+#include <sweep/backend/cuda/agent/bulk_copy.cuh>
 #include <sweep/backend/cuda/agent/scan_agent.cuh>
+#include <sweep/backend/cuda/agent/scan_bulk_agent.cuh>
 #include <sweep/backend/cuda/agent/tile_prefix.cuh>
 
 namespace sweep::detail::cuda {
@@ -45,6 +47,53 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
                     typename Agent::op_type, State>
         prefix{state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
                &smem.tile_prefix};
+    agent.run_tile(tile, prefix);
+}
+
+/// Large inputs, contiguous aligned data (scan_bulk_agent): one block per tile, the tile copied
+/// into shared memory by the copy engine. Speculative: thread 0 starts copying tile blockIdx.x
+/// before its ticket arrives (blocks mostly start in index order), so that the ticket's round
+/// trip overlaps the load; when the ticket differs, it waits for that copy and fetches the right
+/// tile.
+template <class Agent, bool Ordered, bool Speculative, class State>
+__global__ void __launch_bounds__(Agent::threads)
+    scan_bulk_kernel(const typename Agent::params p, const State state, unsigned int* ticket) {
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    using acc_t = typename Agent::acc_type;
+    Agent agent(p, dynamic_smem);
+    if (threadIdx.x == 0) {
+        bulk::init(&agent.h.bar);
+        bulk::fence_init();
+        const std::int64_t guess = blockIdx.x;
+        bool guessed = false;
+        if constexpr (Speculative) {
+            if (agent.is_full(guess)) {
+                agent.start_copy(guess);
+                guessed = true;
+            }
+        }
+        // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
+        const std::int64_t tile = atomicAdd(ticket, 1u);
+        unsigned parity = 0;
+        if (guessed && tile != guess) {
+            bulk::wait(&agent.h.bar, 0);  // the wrong tile must land before anything overwrites it
+            parity = 1;
+        }
+        if ((!guessed || tile != guess) && agent.is_full(tile)) agent.start_copy(tile);
+        agent.h.tile = tile;
+        agent.h.parity = parity;
+    }
+    __syncthreads();
+    const std::int64_t tile = agent.h.tile;
+    if (agent.is_full(tile)) {
+        bulk::wait(&agent.h.bar, agent.h.parity);
+    } else {
+        agent.load_partial(tile);
+        __syncthreads();
+    }
+    lookback_prefix<Ordered, Agent::tuning::backoff_ns, 1, acc_t, typename Agent::op_type, State>
+        prefix{state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
+               &agent.h.tile_prefix};
     agent.run_tile(tile, prefix);
 }
 

@@ -47,6 +47,25 @@ template <> struct default_scan_tuning_for<8> { using type = scan_tuning<128, 16
 template <class Acc>
 using default_scan_tuning = typename default_scan_tuning_for<sizeof(Acc)>::type;
 
+/// The shared-memory tile path (agent/scan_bulk_agent.cuh): Threads per block, TileBytes of data
+/// per tile (a multiple of 512 * Threads / 32), Speculative: start the tile's copy before the
+/// ticket arrives (kernels/scan_kernels.cuh).
+template <int Threads, int TileBytes, bool Speculative = false, unsigned BackoffNs = 0>
+struct scan_bulk_tuning {
+    static constexpr int threads = Threads;
+    static constexpr int tile_bytes = TileBytes;
+    static constexpr bool speculative = Speculative;
+    static constexpr unsigned backoff_ns = BackoffNs;
+};
+
+template <std::size_t Size>
+struct default_scan_bulk_tuning_for {
+    using type = scan_bulk_tuning<256, 32 * 1024>;
+};
+
+template <class Acc>
+using default_scan_bulk_tuning = typename default_scan_bulk_tuning_for<sizeof(Acc)>::type;
+
 /// Inputs of at most this many tiles run in one block that walks the tiles in order: no tile
 /// state, no memset, no look-back (the small-n path).
 inline constexpr int single_block_max_tiles = 4;

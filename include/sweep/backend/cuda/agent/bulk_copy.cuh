@@ -1,0 +1,60 @@
+// sweep/backend/cuda/agent/bulk_copy.cuh -- GPU backend, agents: whole-tile copies from global
+// into shared memory by the copy engine (cp.async.bulk, sm_90), completing on an mbarrier.
+//
+// One thread arms the barrier with the number of bytes it expects and starts the copy; every
+// thread of the block then waits on the barrier's phase. The copy takes no registers and no issue
+// slots while it is in flight, so the bytes a block has in flight no longer cost registers (and
+// resident blocks), as they do when each thread loads its share into registers.
+// PTX ISA 8.x: mbarrier (section 9.7.12.15), cp.async.bulk (9.7.9.25).
+#pragma once
+
+#include <cstdint>
+
+namespace sweep::detail::cuda::bulk {
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+/// Initializes the barrier for one arriving thread (the one that arms it). Call from one thread,
+/// then make it visible to the block and to the copy engine (fence_init + __syncthreads).
+__device__ __forceinline__ void init(std::uint64_t* bar) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar)) : "memory");
+}
+
+/// Orders the barrier's initialization before its use by the async proxy (the copy engine).
+__device__ __forceinline__ void fence_init() {
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+/// Arrives on the barrier and tells it to expect `bytes` more bytes of completed copies.
+__device__ __forceinline__ void arrive_expect(std::uint64_t* bar, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+/// Starts copying `bytes` (a multiple of 16; both addresses 16-byte aligned) from global to shared
+/// memory; the barrier's transaction count drops by `bytes` when they have landed.
+__device__ __forceinline__ void copy_to_shared(void* dst, const void* src, unsigned bytes,
+                                               std::uint64_t* bar) {
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+            smem_addr(dst)),
+        "l"(src), "r"(bytes), "r"(smem_addr(bar))
+        : "memory");
+}
+
+/// Waits until the barrier's phase `parity` has completed (all expected bytes landed). What the
+/// copy wrote is then visible to the waiting thread.
+__device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
+    asm volatile(
+        "{\n\t.reg .pred done;\n"
+        "wait_%=:\n\t"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
+        "@!done bra wait_%=;\n}" ::"r"(smem_addr(bar)),
+        "r"(parity)
+        : "memory");
+}
+
+}  // namespace sweep::detail::cuda::bulk

@@ -1,0 +1,184 @@
+// sweep/backend/cuda/agent/scan_bulk_agent.cuh -- GPU backend, agents: one tile of a scan held in
+// shared memory, brought in by the copy engine (the fast path for contiguous, 16-byte aligned data
+// whose input, accumulator and output types have one size that divides 16).
+//
+// Why: the register agent (scan_agent.cuh) holds its tile in registers, so the bytes a block has
+// in flight cost registers, and more tile bytes per look-back hop cost resident blocks. Here the
+// tile lives in shared memory (filled by one cp.async.bulk), registers hold one 16-byte vector per
+// thread at a time, and the tile can be several times larger: fewer tiles, fewer look-back hops,
+// and a load of the whole tile in flight for every resident block.
+//
+// A tile is TileBytes of 16-byte vectors; warp w owns the contiguous vectors
+// [w * warp_vecs, (w + 1) * warp_vecs). Two passes over shared memory:
+//   1. in rounds of 32 vectors (lane l takes vector r * 32 + l, conflict-free and in order):
+//      transform, scan the vector in the thread, scan the 32 vector totals across the warp, fold in
+//      the carry of the earlier rounds, write the warp-local inclusive scan back in place.
+//   2. after the warp totals give the tile aggregate and the prefix service the tile's prefix:
+//      read each vector again, combine with the warp's prefix and store it to global memory with
+//      one 16-byte store per thread (coalesced: a warp writes 512 consecutive bytes).
+// Association: in-vector left to right, a Kogge-Stone tree across the lanes, rounds left to
+// right, warps left to right, then the prefix service. Fixed by the geometry alone.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <type_traits>
+
+#include <sweep/backend/cuda/agent/bulk_copy.cuh>
+#include <sweep/backend/cuda/agent/scan_agent.cuh>
+#include <sweep/backend/cuda/agent/warp_ops.cuh>
+
+namespace sweep::detail::cuda {
+
+template <class Tuning, class Acc, class In, class Out, class Op, class F>
+struct scan_bulk_agent {
+    using tuning = Tuning;
+    using params = scan_params<Acc, In, Out, Op, F>;
+    using acc_type = Acc;
+    using op_type = Op;
+    using in_value = iter_value_t<In>;
+    using out_value = std::remove_cv_t<std::remove_pointer_t<Out>>;
+
+    /// Whether this path can serve the call at all (the run-time condition is 16-byte alignment of
+    /// both pointers: launch_scan checks it).
+    static constexpr bool eligible =
+        std::is_pointer_v<In> && std::is_pointer_v<Out> && sizeof(in_value) == sizeof(Acc) &&
+        sizeof(out_value) == sizeof(Acc) && 16 % sizeof(Acc) == 0;
+
+    static constexpr int threads = Tuning::threads;
+    static constexpr int warps = threads / warp_threads;
+    static constexpr int vec = eligible ? 16 / static_cast<int>(sizeof(Acc)) : 1;  // items a vector
+    static constexpr int tile_vecs = Tuning::tile_bytes / 16;
+    static constexpr int warp_vecs = tile_vecs / warps;
+    static constexpr int rounds = warp_vecs / warp_threads;
+    static constexpr std::int64_t tile_items = std::int64_t{tile_vecs} * vec;
+    static_assert(threads % warp_threads == 0 && warp_vecs % warp_threads == 0 && rounds >= 1);
+
+    struct header {
+        alignas(16) std::uint64_t bar;
+        std::int64_t tile;
+        unsigned parity;  // the barrier phase the tile's copy completes
+        smem_array<Acc, warps> warp_totals;
+        smem_array<Acc, 1> tile_prefix;
+    };
+    static constexpr int header_bytes = (sizeof(header) + 127) / 128 * 128;
+    /// Dynamic shared memory a block needs.
+    static constexpr int smem_bytes = header_bytes + Tuning::tile_bytes;
+
+    const params& p;
+    header& h;
+    uint4* data;  // the tile, tile_vecs vectors
+    Op op;
+    int tid, lane, warp;
+
+    __device__ scan_bulk_agent(const params& p_, unsigned char* smem)
+        : p(p_), h(*reinterpret_cast<header*>(smem)),
+          data(reinterpret_cast<uint4*>(smem + header_bytes)), op(p_.op), tid(threadIdx.x),
+          lane(threadIdx.x % warp_threads), warp(threadIdx.x / warp_threads) {}
+
+    /// Thread 0: arm the barrier and start copying full tile `tile` in (phase `parity` of the
+    /// barrier completes when it has landed).
+    __device__ void start_copy(std::int64_t tile) {
+        bulk::arrive_expect(&h.bar, Tuning::tile_bytes);
+        bulk::copy_to_shared(data, p.in + tile * tile_items, Tuning::tile_bytes, &h.bar);
+    }
+
+    __device__ bool is_full(std::int64_t tile) const { return p.n - tile * tile_items >= tile_items; }
+
+    /// The last, partial tile: every thread copies its share; slots past the end get a copy of a
+    /// real value, so that the operator only ever sees values of the input.
+    __device__ void load_partial(std::int64_t tile) {
+        const std::int64_t base = tile * tile_items;
+        const std::int64_t left = p.n - base;
+        auto* s = reinterpret_cast<in_value*>(data);
+        for (std::int64_t i = tid; i < tile_items; i += threads) s[i] = p.in[base + (i < left ? i : 0)];
+    }
+
+    /// Scans tile `tile`, whose data is in shared memory (barrier waited on, or load_partial done
+    /// and the block synchronized). Prefix: as in scan_agent::run_tile.
+    template <class Prefix>
+    __device__ void run_tile(std::int64_t tile, Prefix& prefix) {
+        // ---- pass 1: warp-local inclusive scan, in place ------------------------------------
+        maybe<Acc> carry;
+        uint4* mine = data + warp * warp_vecs;
+#pragma unroll 2
+        for (int r = 0; r < rounds; ++r) {
+            const uint4 raw = mine[r * warp_threads + lane];
+            reg_array<in_value, vec> a;
+            std::memcpy(&a, &raw, 16);
+            reg_array<Acc, vec> x;
+#pragma unroll
+            for (int i = 0; i < vec; ++i) x[i] = static_cast<Acc>(p.f(a[i]));
+#pragma unroll
+            for (int i = 1; i < vec; ++i) x[i] = static_cast<Acc>(op(x[i - 1], x[i]));
+            const Acc incl = warp_inclusive_scan(x[vec - 1], op, lane);
+            const Acc left = shfl_up(incl, 1);  // meaningless on lane 0
+            const maybe<Acc> before = lane == 0 ? carry : maybe<Acc>(combine(carry, left, op));
+            if (before.has) {
+#pragma unroll
+                for (int i = 0; i < vec; ++i) x[i] = static_cast<Acc>(op(before.get(), x[i]));
+            }
+            uint4 w;
+            std::memcpy(&w, &x, 16);
+            mine[r * warp_threads + lane] = w;
+            carry = maybe<Acc>(shfl_idx(x[vec - 1], warp_threads - 1));
+        }
+        if (lane == 0) h.warp_totals.set(warp, carry.get());
+        __syncthreads();
+
+        // ---- the tile's aggregate and prefix -----------------------------------------------
+        maybe<Acc> warp_excl;
+        reg_array<Acc, 1> aggregate;
+        aggregate[0] = h.warp_totals.get(0);
+        for (int w = 1; w < warps; ++w) {
+            if (w == warp) warp_excl = maybe<Acc>(aggregate[0]);
+            aggregate[0] = static_cast<Acc>(op(aggregate[0], h.warp_totals.get(w)));
+        }
+        const maybe<Acc> tile_excl = prefix(tile, aggregate[0]);
+        const maybe<Acc> run = combine(tile_excl, warp_excl, op);
+
+        // ---- pass 2: combine with the prefix and store -----------------------------------------
+        const std::int64_t base = tile * tile_items;
+        const bool full = p.n - base >= tile_items;
+        const std::int64_t warp_first = base + std::int64_t{warp} * warp_vecs * vec;
+        Acc last_prev{};  // exclusive: the last value of the previous round (lane 31's)
+#pragma unroll 2
+        for (int r = 0; r < rounds; ++r) {
+            const uint4 raw = mine[r * warp_threads + lane];
+            reg_array<Acc, vec> x;
+            std::memcpy(&x, &raw, 16);
+            reg_array<out_value, vec> o;
+            if (p.mode.exclusive) {
+                // out_i = run op incl_{i-1}; run always holds at least the init.
+                const Acc up = shfl_up(x[vec - 1], 1);
+                const Acc round_last = shfl_idx(x[vec - 1], warp_threads - 1);
+                const bool first = lane == 0 && r == 0;
+                const Acc prev = lane == 0 ? last_prev : up;
+                o[0] = first ? run.get() : static_cast<Acc>(op(run.get(), prev));
+#pragma unroll
+                for (int i = 1; i < vec; ++i)
+                    o[i] = static_cast<Acc>(op(run.get(), x[i - 1]));
+                last_prev = round_last;
+            } else if (run.has) {
+#pragma unroll
+                for (int i = 0; i < vec; ++i) o[i] = static_cast<Acc>(op(run.get(), x[i]));
+            } else {
+#pragma unroll
+                for (int i = 0; i < vec; ++i) o[i] = x[i];
+            }
+            const std::int64_t first_item = warp_first + std::int64_t{r * warp_threads + lane} * vec;
+            if (full) {
+                uint4 w;
+                std::memcpy(&w, &o, 16);
+                *reinterpret_cast<uint4*>(p.out + first_item) = w;
+            } else {
+#pragma unroll
+                for (int i = 0; i < vec; ++i)
+                    if (first_item + i < p.n) p.out[first_item + i] = o[i];
+            }
+        }
+    }
+};
+
+}  // namespace sweep::detail::cuda
