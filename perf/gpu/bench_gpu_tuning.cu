@@ -110,6 +110,116 @@ void bulk(const char* name, T* in, T* out, std::int64_t n, double copy_us, cudaS
     std::fflush(stdout);
 }
 
+// ---- where the time goes: per-tile timestamps of the shared-memory path -----------------------
+// Mode 0: the real kernel; 1: no look-back at all (tile = blockIdx.x, an upper bound); 2: ticket
+// and aggregate published, but no waiting (what the waiting costs, results wrong).
+struct tile_times {
+    unsigned long long start, loaded, published, prefixed, end;
+};
+
+__device__ __forceinline__ unsigned long long now_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+template <class Agent, int Mode, class State>
+__global__ void __launch_bounds__(Agent::threads)
+    diag_kernel(const typename Agent::params p, const State state, unsigned int* ticket, tile_times* rec) {
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    using acc_t = typename Agent::acc_type;
+    Agent agent(p, dynamic_smem);
+    const unsigned long long t0 = now_ns();
+    cu::wait_for_reset();
+    if (threadIdx.x == 0) {
+        cu::bulk::init(&agent.h.bar);
+        cu::bulk::fence_init();
+        const std::int64_t tile = Mode == 1 ? std::int64_t{blockIdx.x} : std::int64_t{atomicAdd(ticket, 1u)};
+        if (agent.is_full(tile)) agent.start_copy(tile);
+        agent.h.tile = tile;
+    }
+    __syncthreads();
+    const std::int64_t tile = agent.h.tile;
+    if (agent.is_full(tile)) {
+        cu::bulk::wait(&agent.h.bar, 0);
+    } else {
+        agent.load_partial(tile);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        rec[tile].start = t0;
+        rec[tile].loaded = now_ns();
+    }
+    cu::lookback_prefix<false, 0, 1, acc_t, typename Agent::op_type, State> inner{
+        state, cu::maybe<acc_t>(), p.op, &agent.h.tile_prefix};
+    struct timed {
+        decltype(inner)& in;
+        const State& st;
+        tile_times* r;
+        __device__ cu::maybe<acc_t> operator()(std::int64_t t, const acc_t& agg) {
+            if (threadIdx.x == 0) r[t].published = now_ns();
+            cu::maybe<acc_t> out;
+            if constexpr (Mode == 0) out = in(t, agg);
+            if constexpr (Mode == 2) {
+                if (threadIdx.x == 0) st.publish(t, cu::lookback::status_aggregate, agg);
+            }
+            if (threadIdx.x == 0) r[t].prefixed = now_ns();
+            return out;
+        }
+    } prefix{inner, state, rec};
+    agent.run_tile(tile, prefix);
+    __syncthreads();
+    if (threadIdx.x == 0) rec[tile].end = now_ns();
+}
+
+template <class T, int Threads, int Bytes, int Mode>
+void diagnose(const char* name, T* in, T* out, std::int64_t n, double copy_us, cudaStream_t s) {
+    using tuning = cu::scan_bulk_tuning<Threads, Bytes>;
+    using agent = cu::scan_bulk_agent<tuning, T, const T*, T*, sweep::plus<T>, sweep::detail::identity>;
+    using st = cu::lookback_storage<T>;
+    cu::reg_array<T, 1> init;
+    init[0] = T{};
+    cu::scan_mode mode;
+    mode.in_aligned = mode.out_aligned = true;
+    const typename agent::params p{in, out, n, sweep::plus<T>{}, sweep::detail::identity{}, init, mode};
+    const std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
+    tile_times* rec = nullptr;
+    ok(cudaMalloc(&rec, tiles * sizeof(tile_times)), "malloc rec");
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const auto kernel = diag_kernel<agent, Mode, typename st::state_t>;
+    cu::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), agent::smem_bytes, "diag");
+    const double us = median_us(s, [&] {
+        st storage("diag", tiles, s, alloc);
+        cu::launch_after_reset("diag", kernel, static_cast<unsigned>(tiles), Threads, agent::smem_bytes, s, p,
+                               storage.state, storage.ticket, rec);
+    });
+    ok(cudaStreamSynchronize(s), "diag");
+    std::vector<tile_times> h(tiles);
+    ok(cudaMemcpy(h.data(), rec, tiles * sizeof(tile_times), cudaMemcpyDeviceToHost), "copy rec");
+    cudaFree(rec);
+    unsigned long long first = ~0ull, last = 0;
+    for (auto& t : h) {
+        first = std::min(first, t.start);
+        last = std::max(last, t.end);
+    }
+    std::vector<double> load, wait, store, life;
+    for (auto& t : h) {
+        load.push_back(double(t.loaded - t.start));
+        wait.push_back(double(t.prefixed - t.published));
+        store.push_back(double(t.end - t.prefixed));
+        life.push_back(double(t.end - t.start));
+    }
+    auto pct = [](std::vector<double> v, double q) {
+        std::sort(v.begin(), v.end());
+        return v[static_cast<std::size_t>(q * (v.size() - 1))] / 1000.0;
+    };
+    std::printf("| %-5s | %3d x %2d KB | mode %d | %7.1f us | %5.1f%% | span %7.1f us | load p50 %5.2f p90 %5.2f p99 %6.2f | wait p50 %5.2f p90 %5.2f p99 %6.2f | pass2 p50 %5.2f | life p50 %5.2f p99 %6.2f |\n",
+                name, Threads, Bytes / 1024, Mode, us, 100 * copy_us / us, (last - first) / 1000.0,
+                pct(load, .5), pct(load, .9), pct(load, .99), pct(wait, .5), pct(wait, .9), pct(wait, .99),
+                pct(store, .5), pct(life, .5), pct(life, .99));
+    std::fflush(stdout);
+}
+
 template <class T>
 struct buffers {
     T *in = nullptr, *out = nullptr;
@@ -143,6 +253,19 @@ int main(int argc, char** argv) {
         variant<std::int32_t, 128, 32, 1>("int32", b.in, b.out, n, b.copy_us, s);
         buffers<std::int64_t> c(n, s);
         variant<std::int64_t, 128, 16, 1>("int64", c.in, c.out, n, c.copy_us, s);
+    }
+    if (argc > 3) {  // diagnostics only
+        buffers<std::int32_t> b(n, s);
+        diagnose<std::int32_t, 256, 32 * 1024, 0>("int32", b.in, b.out, n, b.copy_us, s);
+        diagnose<std::int32_t, 256, 32 * 1024, 1>("int32", b.in, b.out, n, b.copy_us, s);
+        diagnose<std::int32_t, 256, 32 * 1024, 2>("int32", b.in, b.out, n, b.copy_us, s);
+        diagnose<std::int32_t, 128, 16 * 1024, 0>("int32", b.in, b.out, n, b.copy_us, s);
+        diagnose<std::int32_t, 128, 16 * 1024, 1>("int32", b.in, b.out, n, b.copy_us, s);
+        buffers<std::int64_t> c(n, s);
+        diagnose<std::int64_t, 256, 32 * 1024, 0>("int64", c.in, c.out, n, c.copy_us, s);
+        diagnose<std::int64_t, 256, 32 * 1024, 1>("int64", c.in, c.out, n, c.copy_us, s);
+        cudaStreamDestroy(s);
+        return 0;
     }
     std::printf("\n| type | geometry | occupancy | time | %%copy |\n|---|---|---|---|---|\n");
     {

@@ -79,6 +79,19 @@ void pool_deallocate(void* p, stream_t s) {
     if (cudaFreeAsync(p, s) != cudaSuccess) (void)cudaGetLastError();
 }
 
+bool device_has_bulk_copy(const char* algorithm) {
+    int device = 0;
+    check(cudaGetDevice(&device), algorithm, "cudaGetDevice");
+    static std::mutex m;
+    static std::map<int, bool> cache;
+    std::lock_guard<std::mutex> lock(m);
+    if (auto it = cache.find(device); it != cache.end()) return it->second;
+    int major = 0;
+    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), algorithm,
+          "cudaDeviceGetAttribute");
+    return cache.emplace(device, major >= 9).first->second;
+}
+
 void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algorithm) {
     int device = 0;
     check(cudaGetDevice(&device), algorithm, "cudaGetDevice");

@@ -28,6 +28,10 @@ bool is_device_accessible(const void* p);
 /// the current device at once: SMs times blocks per SM. Cached per kernel and device.
 int resident_blocks(const void* kernel, int threads, const char* algorithm);
 
+/// Whether the current device has the copy engine's bulk copies (compute capability 9.0 or
+/// later), cached per device.
+bool device_has_bulk_copy(const char* algorithm);
+
 /// Lets `kernel` take `dynamic_smem` bytes of dynamic shared memory (past the default 48 KB) and
 /// asks for the largest shared-memory carve-out, once per kernel and device.
 void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algorithm);

@@ -12,6 +12,14 @@
 
 namespace sweep::detail::cuda::bulk {
 
+// The instructions exist from sm_90 on. Code built for older devices keeps compiling; the dispatch
+// layer never takes this path there (device_has_bulk_copy), and if it did, the kernel would trap.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define SWEEP_BULK_ASM(...) __trap()
+#else
+#define SWEEP_BULK_ASM(...) asm volatile(__VA_ARGS__)
+#endif
+
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
     return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
@@ -19,17 +27,17 @@ __device__ __forceinline__ unsigned smem_addr(const void* p) {
 /// Initializes the barrier for one arriving thread (the one that arms it). Call from one thread,
 /// then make it visible to the block and to the copy engine (fence_init + __syncthreads).
 __device__ __forceinline__ void init(std::uint64_t* bar) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar)) : "memory");
+    SWEEP_BULK_ASM("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar)) : "memory");
 }
 
 /// Orders the barrier's initialization before its use by the async proxy (the copy engine).
 __device__ __forceinline__ void fence_init() {
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    SWEEP_BULK_ASM("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 
 /// Arrives on the barrier and tells it to expect `bytes` more bytes of completed copies.
 __device__ __forceinline__ void arrive_expect(std::uint64_t* bar, unsigned bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
+    SWEEP_BULK_ASM("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
                  "r"(bytes)
                  : "memory");
 }
@@ -38,7 +46,7 @@ __device__ __forceinline__ void arrive_expect(std::uint64_t* bar, unsigned bytes
 /// memory; the barrier's transaction count drops by `bytes` when they have landed.
 __device__ __forceinline__ void copy_to_shared(void* dst, const void* src, unsigned bytes,
                                                std::uint64_t* bar) {
-    asm volatile(
+    SWEEP_BULK_ASM(
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
             smem_addr(dst)),
         "l"(src), "r"(bytes), "r"(smem_addr(bar))
@@ -48,7 +56,7 @@ __device__ __forceinline__ void copy_to_shared(void* dst, const void* src, unsig
 /// Waits until the barrier's phase `parity` has completed (all expected bytes landed). What the
 /// copy wrote is then visible to the waiting thread.
 __device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
-    asm volatile(
+    SWEEP_BULK_ASM(
         "{\n\t.reg .pred done;\n"
         "wait_%=:\n\t"
         "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
@@ -56,5 +64,7 @@ __device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
         "r"(parity)
         : "memory");
 }
+
+#undef SWEEP_BULK_ASM
 
 }  // namespace sweep::detail::cuda::bulk

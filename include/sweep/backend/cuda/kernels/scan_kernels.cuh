@@ -11,6 +11,15 @@
 
 namespace sweep::detail::cuda {
 
+/// Waits until the grid this one was launched behind (the tile-state reset, launched as a
+/// programmatic dependency: dispatch/scan.cuh) has finished and its writes are visible. A no-op
+/// when the kernel was launched plainly.
+__device__ __forceinline__ void wait_for_reset() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 /// Small inputs: one block scans every tile in order, carrying the prefix.
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads)
@@ -40,6 +49,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     // differs, was measured: it cost registers, hence resident blocks, and lost 10%.)
     // A relaxed atomic is enough: the ticket orders nothing but itself. It makes tile t's block
     // start no earlier than the blocks of tiles < t, so the look-back only waits on started blocks.
+    wait_for_reset();
     if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
     __syncthreads();
     const std::int64_t tile = smem.tile;
@@ -61,6 +71,7 @@ __global__ void __launch_bounds__(Agent::threads)
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     using acc_t = typename Agent::acc_type;
     Agent agent(p, dynamic_smem);
+    wait_for_reset();  // before the ticket and any tile state
     if (threadIdx.x == 0) {
         bulk::init(&agent.h.bar);
         bulk::fence_init();
@@ -117,6 +128,7 @@ __global__ void __launch_bounds__(Agent::threads)
         prefix{state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
                &smem.tile_prefix};
 
+    wait_for_reset();
     if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
     __syncthreads();
     std::int64_t tile = smem.tile;
