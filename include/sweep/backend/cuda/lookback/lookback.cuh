@@ -128,4 +128,57 @@ __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const 
     }
 }
 
+/// Shared memory of block_exclusive_prefix: one window result per warp.
+template <class T, int Warps>
+struct block_windows {
+    smem_array<T, Warps> value;  // the warp's window reduced up to its nearest prefix
+    int found[Warps];            // 1: the window holds a prefix (or lies before tile 0)
+};
+
+/// The exclusive prefix of `tile` (> 0), looked up by every warp of the block at once: warp w
+/// reads the window of 32 tiles [end - 32 (w + 1), end - 32 w), so one round trip to L2 covers
+/// 32 * Warps predecessors. Called by all threads; every thread returns the prefix. Thread 0
+/// publishes A(aggregate) first; the caller publishes P.
+///
+/// Why: with one warp, a tile whose nearest published prefix lies D tiles back needs D / 32
+/// sequential round trips, and while it walks, the tiles behind it cannot publish their prefixes
+/// either: D grows until the look-back, not memory, sets the pace (measured: 7 us median wait per
+/// tile at 2^28 int32, perf/notes-gpu.md). The other warps of the block idle at that point anyway.
+/// Not timing-independent (the window tree depends on where the prefix is found): the ordered
+/// (deterministic) mode uses tile_exclusive_prefix<true>.
+template <unsigned BackoffNs, int Warps, class T, class Op, class State>
+__device__ T block_exclusive_prefix(const State& state, std::int64_t tile, const T& aggregate, Op& op,
+                                    block_windows<T, Warps>& sh) {
+    const int lane = threadIdx.x % warp_threads;
+    const int warp = threadIdx.x / warp_threads;
+    if (threadIdx.x == 0) state.publish(tile, status_aggregate, aggregate);
+    maybe<T> acc;  // reduction of the windows already combined (to the right), the same in every thread
+    for (std::int64_t end = tile;; end -= std::int64_t{Warps} * warp_threads) {
+        const std::int64_t wend = end - std::int64_t{warp} * warp_threads;
+        if (wend > 0) {
+            std::uint32_t s[1];
+            reg_array<T, 1> v;
+            read_windows<BackoffNs, 1>(state, wend, lane, s, v);
+            const unsigned prefixes = __ballot_sync(full_mask, s[0] == status_prefix);
+            const int k = prefixes != 0 ? __ffs(prefixes) - 1 : warp_threads - 1;
+            const T w = reduce_window(v[0], k, op, lane);
+            if (lane == 0) {
+                sh.value.set(warp, w);
+                sh.found[warp] = prefixes != 0;
+            }
+        } else if (lane == 0) {
+            sh.found[warp] = 1;  // before tile 0: never reached (tile 0's window holds its prefix)
+        }
+        __syncthreads();
+        bool done = false;
+        for (int j = 0; j < Warps && !done; ++j) {
+            const T w = sh.value.get(j);
+            acc = acc.has ? maybe<T>(static_cast<T>(op(w, acc.get()))) : maybe<T>(w);
+            done = sh.found[j] != 0;
+        }
+        __syncthreads();  // all have read the windows before the next round overwrites them
+        if (done) return acc.get();
+    }
+}
+
 }  // namespace sweep::detail::cuda::lookback
