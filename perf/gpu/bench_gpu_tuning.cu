@@ -150,8 +150,8 @@ __global__ void __launch_bounds__(Agent::threads)
         rec[tile].start = t0;
         rec[tile].loaded = now_ns();
     }
-    cu::block_lookback_prefix<0, Agent::warps, acc_t, typename Agent::op_type, State> inner{
-        state, cu::maybe<acc_t>(), p.op, &agent.h.windows};
+    cu::lookback_prefix<false, 0, 1, acc_t, typename Agent::op_type, State> inner{
+        state, cu::maybe<acc_t>(), p.op, &agent.h.tile_prefix};
     struct timed {
         decltype(inner)& in;
         const State& st;
@@ -254,46 +254,52 @@ int main(int argc, char** argv) {
         buffers<std::int64_t> c(n, s);
         variant<std::int64_t, 128, 16, 1>("int64", c.in, c.out, n, c.copy_us, s);
     }
-    if (argc > 3) {  // diagnostics first
+    if (argc > 3) {  // diagnostics only
         buffers<std::int32_t> b(n, s);
         diagnose<std::int32_t, 256, 32 * 1024, 0>("int32", b.in, b.out, n, b.copy_us, s);
         diagnose<std::int32_t, 256, 32 * 1024, 1>("int32", b.in, b.out, n, b.copy_us, s);
+        diagnose<std::int32_t, 256, 32 * 1024, 2>("int32", b.in, b.out, n, b.copy_us, s);
         diagnose<std::int32_t, 128, 16 * 1024, 0>("int32", b.in, b.out, n, b.copy_us, s);
-        buffers<std::int8_t> c(n, s);
-        diagnose<std::int8_t, 256, 32 * 1024, 0>("int8", c.in, c.out, n, c.copy_us, s);
-        diagnose<std::int8_t, 256, 32 * 1024, 1>("int8", c.in, c.out, n, c.copy_us, s);
+        diagnose<std::int32_t, 128, 16 * 1024, 1>("int32", b.in, b.out, n, b.copy_us, s);
+        buffers<std::int64_t> c(n, s);
+        diagnose<std::int64_t, 256, 32 * 1024, 0>("int64", c.in, c.out, n, c.copy_us, s);
+        diagnose<std::int64_t, 256, 32 * 1024, 1>("int64", c.in, c.out, n, c.copy_us, s);
+        cudaStreamDestroy(s);
+        return 0;
     }
     std::printf("\n| type | geometry | occupancy | time | %%copy |\n|---|---|---|---|---|\n");
     {
         buffers<std::int32_t> b(n, s);
         bulk<std::int32_t, 256, 32 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 32 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
         bulk<std::int32_t, 128, 16 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int32_t, 256, 16 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int32_t, 128, 32 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int32_t, 256, 64 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int32_t, 512, 64 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int32_t, 512, 32 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 128, 16 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 16 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 48 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 512, 64 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 64 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 128, 32 * 1024, true>("int32", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int32_t, 256, 32 * 1024, true, 256>("int32", b.in, b.out, n, b.copy_us, s);
     }
     {
         buffers<std::int64_t> b(n, s);
         bulk<std::int64_t, 256, 32 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int64_t, 128, 16 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int64_t, 256, 64 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int64_t, 512, 32 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 256, 32 * 1024, true>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 128, 16 * 1024, true>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 256, 48 * 1024, true>("int64", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int64_t, 256, 64 * 1024, true>("int64", b.in, b.out, n, b.copy_us, s);
     }
     {
         buffers<std::int16_t> b(n, s);
-        bulk<std::int16_t, 256, 32 * 1024>("int16", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int16_t, 512, 32 * 1024>("int16", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int16_t, 256, 64 * 1024>("int16", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int16_t, 512, 64 * 1024>("int16", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int16_t, 256, 32 * 1024, true>("int16", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int16_t, 256, 48 * 1024, true>("int16", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int16_t, 512, 64 * 1024, true>("int16", b.in, b.out, n, b.copy_us, s);
     }
     {
         buffers<std::int8_t> b(n, s);
-        bulk<std::int8_t, 256, 32 * 1024>("int8", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int8_t, 512, 32 * 1024>("int8", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int8_t, 256, 64 * 1024>("int8", b.in, b.out, n, b.copy_us, s);
-        bulk<std::int8_t, 512, 64 * 1024>("int8", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int8_t, 256, 32 * 1024, true>("int8", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int8_t, 256, 48 * 1024, true>("int8", b.in, b.out, n, b.copy_us, s);
+        bulk<std::int8_t, 512, 64 * 1024, true>("int8", b.in, b.out, n, b.copy_us, s);
     }
     cudaStreamDestroy(s);
     return 0;

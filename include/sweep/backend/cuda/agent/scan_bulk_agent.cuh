@@ -28,7 +28,6 @@
 #include <sweep/backend/cuda/agent/bulk_copy.cuh>
 #include <sweep/backend/cuda/agent/scan_agent.cuh>
 #include <sweep/backend/cuda/agent/warp_ops.cuh>
-#include <sweep/backend/cuda/lookback/lookback.cuh>
 
 namespace sweep::detail::cuda {
 
@@ -62,7 +61,6 @@ struct scan_bulk_agent {
         unsigned parity;  // the barrier phase the tile's copy completes
         smem_array<Acc, warps> warp_totals;
         smem_array<Acc, 1> tile_prefix;
-        lookback::block_windows<Acc, warps> windows;
     };
     static constexpr int header_bytes = (sizeof(header) + 127) / 128 * 128;
     /// Dynamic shared memory a block needs.

@@ -56,27 +56,4 @@ struct lookback_prefix {
     }
 };
 
-/// Decoupled look-back by the whole block (lookback::block_exclusive_prefix): every warp reads
-/// one window per round trip. Not for the ordered mode.
-template <unsigned BackoffNs, int Warps, class Acc, class Op, class State>
-struct block_lookback_prefix {
-    State state;
-    maybe<Acc> init;
-    Op op;
-    lookback::block_windows<Acc, Warps>* windows;
-
-    __device__ maybe<Acc> operator()(std::int64_t tile, const Acc& aggregate) {
-        if (tile == 0) {
-            if (threadIdx.x == 0)
-                state.publish(0, lookback::status_prefix, combine(init, aggregate, op));
-            return init;
-        }
-        const Acc before =
-            lookback::block_exclusive_prefix<BackoffNs, Warps>(state, tile, aggregate, op, *windows);
-        if (threadIdx.x == 0)
-            state.publish(tile, lookback::status_prefix, static_cast<Acc>(op(before, aggregate)));
-        return maybe<Acc>(before);
-    }
-};
-
 }  // namespace sweep::detail::cuda

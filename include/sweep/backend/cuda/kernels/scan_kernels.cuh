@@ -102,17 +102,10 @@ __global__ void __launch_bounds__(Agent::threads)
         agent.load_partial(tile);
         __syncthreads();
     }
-    const maybe<acc_t> init = p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>();
-    if constexpr (Ordered) {
-        lookback_prefix<true, Agent::tuning::backoff_ns, 1, acc_t, typename Agent::op_type, State>
-            prefix{state, init, p.op, &agent.h.tile_prefix};
-        agent.run_tile(tile, prefix);
-    } else {
-        block_lookback_prefix<Agent::tuning::backoff_ns, Agent::warps, acc_t, typename Agent::op_type,
-                              State>
-            prefix{state, init, p.op, &agent.h.windows};
-        agent.run_tile(tile, prefix);
-    }
+    lookback_prefix<Ordered, Agent::tuning::backoff_ns, 1, acc_t, typename Agent::op_type, State>
+        prefix{state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
+               &agent.h.tile_prefix};
+    agent.run_tile(tile, prefix);
 }
 
 /// Large inputs, persistent: as many blocks as fit the device at once, each taking tickets until
