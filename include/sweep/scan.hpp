@@ -3,7 +3,8 @@
 // Each entry point checks the contract, fixes the accumulator type the way the standard does
 // (the input's value type, or the type of `init`), and forwards at once to the backend chosen by
 // the policy. Every form reduces to one backend call:
-//     scan<Exclusive, Acc>(tag, policy, first, n, d_first, op, transform, init_or_no_init)
+//     scan<Exclusive, Acc>(tag, policy, name, first, n, d_first, op, transform, init_or_no_init)
+// (`name`: the public algorithm's name, for error messages).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,7 @@ Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first
                Init init) {
     const std::int64_t n = checked_distance(name, first, last);
     return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
-        return scan<Exclusive, Acc>(tag, pol, first, n, d_first, std::move(op), std::move(f),
+        return scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, std::move(op), std::move(f),
                                     std::move(init));
     });
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -300,6 +301,31 @@ TEST_CASE("gpu scans: errors", "[gpu][scan][errors]") {
         CHECK_THROWS_AS(sweep::exclusive_scan(sweep::gpu, pinned, pinned + 1000, dev.data(), 0),
                         std::invalid_argument);
         cudaFreeHost(pinned);
+    }
+    SECTION("the message names the public algorithm, transform scans included") {
+        auto message = [](auto&& call) -> std::string {
+            try {
+                call();
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
+            return "(no exception)";
+        };
+        const auto twice = [] __host__ __device__(int x) { return 2 * x; };
+        const std::string a = message([&] {
+            sweep::transform_inclusive_scan(sweep::gpu, host.data(), host.data() + 1000, dev.data(),
+                                            sweep::plus<>{}, twice);
+        });
+        const std::string b = message([&] {
+            sweep::transform_exclusive_scan(sweep::gpu, dev.data(), dev.data() + 1000, host.data(), 0,
+                                            sweep::plus<>{}, twice);
+        });
+        const std::string c = message(
+            [&] { sweep::exclusive_scan(sweep::gpu, host.data(), host.data() + 1000, dev.data(), 0); });
+        INFO(a << " | " << b << " | " << c);
+        CHECK(a.rfind("sweep::transform_inclusive_scan:", 0) == 0);
+        CHECK(b.rfind("sweep::transform_exclusive_scan:", 0) == 0);
+        CHECK(c.rfind("sweep::exclusive_scan:", 0) == 0);
     }
     SECTION("host container iterators are rejected at compile time") {
         STATIC_REQUIRE(sweep::detail::cuda::is_known_host_iterator_v<std::vector<int>::iterator>);

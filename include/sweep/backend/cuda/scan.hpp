@@ -44,14 +44,14 @@ inline constexpr bool host_callable_v =
 }  // namespace cuda
 
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
-Out scan(gpu_tag, const P& policy, In first, std::int64_t n, Out d_first, Op op, F f, Init init) {
+Out scan(gpu_tag, const P& policy, const char* name, In first, std::int64_t n, Out d_first, Op op, F f,
+         Init init) {
     static_assert(!cuda::is_known_host_iterator_v<In> && !cuda::is_known_host_iterator_v<Out>,
                   "sweep::gpu: this is a host container's iterator. sweep::gpu needs device "
                   "memory: raw device pointers, thrust::device_ptr, thrust::device_vector "
                   "iterators or Thrust fancy iterators over them.");
     static_assert(std::is_trivially_copyable_v<Acc>,
                   "sweep::gpu: the scan's value type (the accumulator) must be trivially copyable.");
-    const char* name = Exclusive ? "exclusive_scan" : "inclusive_scan";
     if (n == 0) return d_first;
 
     auto in = cuda::unwrap(first);

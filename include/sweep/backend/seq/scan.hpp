@@ -14,7 +14,7 @@
 namespace sweep::detail {
 
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
-Out scan(seq_tag, const P&, In first, std::int64_t n, Out d_first, Op op, F f, Init init) {
+Out scan(seq_tag, const P&, const char*, In first, std::int64_t n, Out d_first, Op op, F f, Init init) {
     if (n == 0) return d_first;
     if constexpr (Exclusive) {
         Acc acc = std::move(init);

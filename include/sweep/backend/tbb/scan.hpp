@@ -26,7 +26,7 @@ inline constexpr std::int64_t scan_block = std::int64_t{1} << 15;
 }  // namespace tbb_backend
 
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
-Out scan(par_tag, const P& policy, In first, std::int64_t n, Out d_first, Op op, F f, Init init) {
+Out scan(par_tag, const P& policy, const char*, In first, std::int64_t n, Out d_first, Op op, F f, Init init) {
     using namespace tbb_backend;
     if (n == 0) return d_first;
     const block_grid grid{n, scan_block};
