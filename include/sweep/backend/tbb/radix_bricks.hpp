@@ -1,0 +1,326 @@
+// sweep/backend/tbb/radix_bricks.hpp -- par backend (oneTBB): the serial pieces of the parallel
+// radix sort (radix_sort.hpp), reused by every parallel phase and by the small-range path.
+//
+// Keys are sorted as their ordered bits (detail/radix_traits.hpp), complemented for descending, so
+// that every pass is an ascending, stable counting sort on unsigned digits. Two kinds of storage:
+//   caller_side  the caller's keys (type K) and values: bits are made on load, undone on store,
+//                so the caller's range always holds valid K values, whatever pass wrote it;
+//   bits_side    a temporary holding the ordered bits themselves.
+// A "side" is a pair of pointers (keys, values); sorts without values carry a null no_value*.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <emmintrin.h>
+#endif
+
+#include <sweep/detail/radix_traits.hpp>
+
+namespace sweep::detail::tbb_backend::radix {
+
+/// The value type of a keys-only sort.
+struct no_value {};
+template <class V>
+inline constexpr bool has_values_v = !std::is_same_v<V, no_value>;
+
+/// Keys <-> ordered bits, complemented for a descending sort (stable: equal keys stay equal).
+template <class K, bool Desc>
+struct codec {
+    using U = ordered_bits_t<K>;
+    static constexpr U sign = U(U(1) << (8 * sizeof(U) - 1));
+    static U enc(K k) noexcept {
+        const U u = to_ordered(k);
+        if constexpr (Desc) return U(~u);
+        else return u;
+    }
+    static K dec(U u) noexcept {
+        if constexpr (Desc) u = U(~u);
+        if constexpr (std::is_floating_point_v<K>) return std::bit_cast<K>((u & sign) ? U(u ^ sign) : U(~u));
+        else if constexpr (std::is_signed_v<K>) return static_cast<K>(U(u ^ sign));  // modular (C++20)
+        else return static_cast<K>(u);
+    }
+};
+
+template <class K, bool Desc, class V>
+struct caller_side {
+    using U = ordered_bits_t<K>;
+    static constexpr bool is_caller = true;
+    using stored = K;
+    static K out(U u) noexcept { return codec<K, Desc>::dec(u); }
+    K* k;
+    V* v;
+    U key(std::int64_t i) const noexcept { return codec<K, Desc>::enc(k[i]); }
+    void put(std::int64_t i, U u) const noexcept { k[i] = codec<K, Desc>::dec(u); }
+    caller_side at(std::int64_t off) const noexcept {
+        caller_side r{k + off, v};
+        if constexpr (has_values_v<V>) r.v = v + off;
+        return r;
+    }
+};
+
+template <class U, class V>
+struct bits_side {
+    static constexpr bool is_caller = false;
+    using stored = U;
+    static U out(U u) noexcept { return u; }
+    U* k;
+    V* v;
+    U key(std::int64_t i) const noexcept { return k[i]; }
+    void put(std::int64_t i, U u) const noexcept { k[i] = u; }
+    bits_side at(std::int64_t off) const noexcept {
+        bits_side r{k + off, v};
+        if constexpr (has_values_v<V>) r.v = v + off;
+        return r;
+    }
+};
+
+/// Bits [shift, shift + bits) of a key.
+struct digit {
+    int shift;
+    int bits;
+    std::uint32_t radix() const noexcept { return std::uint32_t{1} << bits; }
+    template <class U>
+    std::uint32_t of(U u) const noexcept {
+        return static_cast<std::uint32_t>(u >> shift) & (radix() - 1);
+    }
+};
+
+/// dst[i] = src[i], i < n (keys through the sides' codecs, values as they are).
+template <class Src, class Dst>
+void copy_range(const Src& src, const Dst& dst, std::int64_t n) noexcept {
+    for (std::int64_t i = 0; i < n; ++i) {
+        dst.put(i, src.key(i));
+        if constexpr (has_values_v<std::remove_pointer_t<decltype(src.v)>>) dst.v[i] = src.v[i];
+    }
+}
+
+/// cnt[d.of(key)] += 1 for every key of src[0, n); cnt holds d.radix() counters.
+template <class Count, class Src>
+void count_digit(const Src& src, std::int64_t n, digit d, Count* cnt) noexcept {
+    for (std::int64_t i = 0; i < n; ++i) ++cnt[d.of(src.key(i))];
+}
+
+/// The stable counting-sort scatter of src[0, n) by digit d: an element with digit x goes to
+/// dst[off[x]++]. off holds d.radix() absolute positions in dst.
+template <class Src, class Dst>
+void scatter_digit(const Src& src, std::int64_t n, digit d, const Dst& dst,
+                   std::int64_t* off) noexcept {
+    constexpr bool with_values = has_values_v<std::remove_pointer_t<decltype(src.v)>>;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const auto u = src.key(i);
+        const std::int64_t p = off[d.of(u)]++;
+        dst.put(p, u);
+        if constexpr (with_values) dst.v[p] = src.v[i];
+    }
+}
+
+/// Keys per 64-byte line (the write-combining unit of scatter_digit_wc).
+template <class T>
+inline constexpr std::int64_t line_elems = 64 / static_cast<std::int64_t>(sizeof(T));
+
+/// scatter_digit with software write-combining, for destinations out of cache: each bucket
+/// collects one destination cache line in a small buffer (kbuf/vbuf: radix lines of keys, and the
+/// values of those keys), and a full line is written at once, with non-temporal stores when NT
+/// (the line is not read for ownership, and does not evict the cache). Lines a bucket shares with
+/// its neighbours (the first and the last of its run) are written element-wise. Satish, Kim,
+/// Chhugani et al., "Fast sort on CPUs and GPUs", SIGMOD 2010; Polychroniou and Ross, SIGMOD 2014.
+/// first: scratch of radix positions.
+template <bool NT, class Src, class Dst, class V>
+void scatter_digit_wc(const Src& src, std::int64_t n, digit d, const Dst& dst, std::int64_t* off,
+                      std::int64_t* first, typename Dst::stored* kbuf, V* vbuf) noexcept {
+    using S = typename Dst::stored;
+    constexpr bool with_values = has_values_v<V>;
+    constexpr std::int64_t L = line_elems<S>;
+    const auto addr = reinterpret_cast<std::uintptr_t>(dst.k);
+    if (addr % sizeof(S) != 0) {  // not element-aligned (cannot happen for built-in keys)
+        scatter_digit(src, n, d, dst, off);
+        return;
+    }
+    const std::int64_t phase = static_cast<std::int64_t>((addr / sizeof(S)) & (L - 1));
+    const std::uint32_t radix = d.radix();
+    std::copy(off, off + radix, first);
+    auto flush = [&](std::uint32_t x, std::int64_t from, std::int64_t to, std::int64_t line) {
+        // Elements [from, to) of the line that starts at position `line`.
+        std::memcpy(dst.k + from, kbuf + x * L + (from - line),
+                    static_cast<std::size_t>(to - from) * sizeof(S));
+        if constexpr (with_values)
+            std::memcpy(dst.v + from, vbuf + x * L + (from - line),
+                        static_cast<std::size_t>(to - from) * sizeof(V));
+    };
+    for (std::int64_t i = 0; i < n; ++i) {
+        const auto u = src.key(i);
+        const std::uint32_t x = d.of(u);
+        const std::int64_t p = off[x]++;
+        const std::int64_t slot = (p + phase) & (L - 1);
+        kbuf[x * L + slot] = Dst::out(u);
+        if constexpr (with_values) vbuf[x * L + slot] = src.v[i];
+        if (slot == L - 1) {
+            const std::int64_t line = p - (L - 1);
+            if (line >= first[x]) {
+#if defined(__x86_64__) || defined(__i386__)
+                if constexpr (NT) {
+                    auto* to = reinterpret_cast<__m128i*>(dst.k + line);
+                    const auto* from = reinterpret_cast<const __m128i*>(kbuf + x * L);
+                    _mm_stream_si128(to, _mm_load_si128(from));
+                    _mm_stream_si128(to + 1, _mm_load_si128(from + 1));
+                    _mm_stream_si128(to + 2, _mm_load_si128(from + 2));
+                    _mm_stream_si128(to + 3, _mm_load_si128(from + 3));
+                    if constexpr (with_values)
+                        std::memcpy(dst.v + line, vbuf + x * L, L * sizeof(V));
+                } else {
+                    flush(x, line, p + 1, line);
+                }
+#else
+                flush(x, line, p + 1, line);
+#endif
+            } else {
+                flush(x, first[x], p + 1, line);
+            }
+        }
+    }
+    for (std::uint32_t x = 0; x < radix; ++x) {
+        const std::int64_t e = off[x];
+        const std::int64_t line = e - ((e + phase) & (L - 1));
+        const std::int64_t b = std::max(line, first[x]);
+        if (e > b) flush(x, b, e, line);
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    if constexpr (NT) _mm_sfence();  // order the streaming stores before the pass ends
+#endif
+}
+
+/// Stable insertion sort of src[0, n) into the bits side tmp, then written to dst (n small).
+template <class Src, class Tmp, class Dst>
+void insertion_sort(const Src& src, const Tmp& tmp, const Dst& dst, std::int64_t n) noexcept {
+    constexpr bool with_values = has_values_v<std::remove_pointer_t<decltype(src.v)>>;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const auto u = src.key(i);
+        std::int64_t j = i;
+        if constexpr (with_values) {
+            const auto v = src.v[i];
+            for (; j > 0 && u < tmp.k[j - 1]; --j) {
+                tmp.k[j] = tmp.k[j - 1];
+                tmp.v[j] = tmp.v[j - 1];
+            }
+            tmp.v[j] = v;
+        } else {
+            for (; j > 0 && u < tmp.k[j - 1]; --j) tmp.k[j] = tmp.k[j - 1];
+        }
+        tmp.k[j] = u;
+    }
+    copy_range(tmp, dst, n);
+}
+
+/// The digits that cover bits [lo, hi) in near-equal widths of at most max_bits, lowest first.
+struct digit_list {
+    digit d[64];
+    int count = 0;
+    digit_list(int lo, int hi, int max_bits) noexcept {
+        const int w = hi - lo;
+        if (w <= 0) return;
+        count = (w + max_bits - 1) / max_bits;
+        const int base = w / count, extra = w % count;
+        for (int i = 0, s = lo; i < count; ++i) {
+            d[i] = digit{s, base + (i < extra ? 1 : 0)};
+            s += d[i].bits;
+        }
+    }
+};
+
+/// Histograms of every digit of dl over src[0, n) in one read; digit j counts into
+/// counts[j * Stride, ...). The digit count is made a compile-time constant so that the inner loop
+/// unrolls (a loop over a runtime digit count ran at half the speed).
+template <std::int64_t Stride, int D, class Src>
+void count_digits_fixed(const Src& src, std::int64_t n, const digit_list& dl,
+                        std::uint32_t* counts) noexcept {
+    int shift[D];
+    std::uint32_t mask[D];
+    for (int j = 0; j < D; ++j) {
+        shift[j] = dl.d[j].shift;
+        mask[j] = dl.d[j].radix() - 1;
+    }
+    for (std::int64_t i = 0; i < n; ++i) {
+        const auto u = src.key(i);
+        for (int j = 0; j < D; ++j)
+            ++counts[j * Stride + (static_cast<std::uint32_t>(u >> shift[j]) & mask[j])];
+    }
+}
+template <std::int64_t Stride, class Src>
+void count_digits(const Src& src, std::int64_t n, const digit_list& dl,
+                  std::uint32_t* counts) noexcept {
+    switch (dl.count) {
+        case 1: return count_digits_fixed<Stride, 1>(src, n, dl, counts);
+        case 2: return count_digits_fixed<Stride, 2>(src, n, dl, counts);
+        case 3: return count_digits_fixed<Stride, 3>(src, n, dl, counts);
+        case 4: return count_digits_fixed<Stride, 4>(src, n, dl, counts);
+        case 5: return count_digits_fixed<Stride, 5>(src, n, dl, counts);
+        case 6: return count_digits_fixed<Stride, 6>(src, n, dl, counts);
+        case 7: return count_digits_fixed<Stride, 7>(src, n, dl, counts);
+        default:
+            for (int j = 0; j < dl.count; ++j)
+                count_digit(src, n, dl.d[j], counts + j * Stride);
+    }
+}
+
+/// Serial LSD radix sort of x[0, n) by bits [bit_lo, bit_hi), result in c[0, n) (the caller's
+/// range). s is a bits side of n elements of scratch; counts holds digits * 2^lsd_bits counters
+/// and off 2^lsd_bits positions. One read counts every digit; digits constant over the range are
+/// skipped. Passes alternate between s and x (a bits x is free once read); when x is the caller's
+/// range itself and the pass count is odd, one copy brings the result back.
+template <int LsdBits, class X, class C, class S>
+void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, int bit_hi,
+                std::uint32_t* counts, std::int64_t* off) noexcept {
+    const digit_list dl(bit_lo, bit_hi, LsdBits);
+    constexpr std::int64_t stride = std::int64_t{1} << LsdBits;
+    std::fill(counts, counts + dl.count * stride, 0u);
+    count_digits<stride>(x, n, dl, counts);
+    int active[64];
+    int r = 0;
+    for (int j = 0; j < dl.count; ++j) {
+        const std::uint32_t* cj = counts + j * stride;
+        if (std::find(cj, cj + dl.d[j].radix(), static_cast<std::uint32_t>(n)) ==
+            cj + dl.d[j].radix())
+            active[r++] = j;
+    }
+    auto offsets = [&](int j) {
+        const std::uint32_t* cj = counts + j * stride;
+        std::int64_t sum = 0;
+        for (std::uint32_t b = 0; b < dl.d[j].radix(); ++b) {
+            off[b] = sum;
+            sum += cj[b];
+        }
+    };
+    if (r == 0) {
+        if constexpr (!X::is_caller) copy_range(x, c, n);
+        return;
+    }
+    if constexpr (X::is_caller) {
+        // c -> s -> c -> s ...; an odd count ends in s and is copied back.
+        for (int p = 0; p < r; ++p) {
+            offsets(active[p]);
+            if (p % 2 == 0) scatter_digit(c, n, dl.d[active[p]], s, off);
+            else scatter_digit(s, n, dl.d[active[p]], c, off);
+        }
+        if (r % 2 == 1) copy_range(s, c, n);
+    } else {
+        // x -> s -> x -> s ... and the last pass into c.
+        for (int p = 0; p < r; ++p) {
+            offsets(active[p]);
+            const bool last = p + 1 == r;
+            if (p % 2 == 0) {
+                if (last) scatter_digit(x, n, dl.d[active[p]], c, off);
+                else scatter_digit(x, n, dl.d[active[p]], s, off);
+            } else {
+                if (last) scatter_digit(s, n, dl.d[active[p]], c, off);
+                else scatter_digit(s, n, dl.d[active[p]], x, off);
+            }
+        }
+    }
+}
+
+}  // namespace sweep::detail::tbb_backend::radix

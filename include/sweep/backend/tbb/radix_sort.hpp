@@ -1,0 +1,536 @@
+// sweep/backend/tbb/radix_sort.hpp -- par backend (oneTBB): stable radix sort, in place on the
+// caller's range, with one n-sized temporary (docs/radix_sort.md).
+//
+// Most-significant digit first at the top, least-significant digit first in cache at the leaves
+// (the hybrid of Polychroniou and Ross, "A comprehensive study of main-memory partitioning and its
+// application to large-scale comparison- and radix-sort", SIGMOD 2014):
+//   1. survey (parallel, one read): OR and AND of all keys (which bits vary at all), whether the
+//      range is already sorted, and the histogram of the top digit;
+//   2. MSD pass (parallel, one chained pass as in chained_pass.hpp): each block is counted in
+//      cache, takes the per-digit counts of all blocks before it from its predecessor, and is
+//      scattered from cache into the temporary: stable, one read and one write of DRAM;
+//   3. buckets (parallel over buckets): each bucket, now contiguous, is sorted on one thread by a
+//      serial LSD radix sort in a per-worker scratch that stays in L2 and written to the caller's
+//      range. A bucket too large for L2 takes one more serial MSD split; a bucket too large for
+//      one worker (skewed keys) is sorted by steps 1-3 again, in parallel.
+// DRAM sees 5 transfers of the keys (read; read + write; read + write), whatever the key width.
+// Ranges below serial_below, and .threads(1), run steps 2-3 on the calling thread.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
+
+#include <sweep/backend/tbb/arena.hpp>
+#include <sweep/backend/tbb/chained_pass.hpp>
+#include <sweep/backend/tbb/radix_bricks.hpp>
+#include <sweep/backend/tbb/temporary.hpp>
+#include <sweep/detail/dispatch.hpp>
+#include <sweep/detail/radix_traits.hpp>
+
+namespace sweep::detail::tbb_backend::radix {
+
+// ---- tuning (docs/radix_sort.md has the measurements) -------------------------------------------
+
+#ifndef SWEEP_RADIX_LSD_BITS
+#define SWEEP_RADIX_LSD_BITS 8
+#endif
+#ifndef SWEEP_RADIX_MSD_BITS
+#define SWEEP_RADIX_MSD_BITS 11
+#endif
+#ifndef SWEEP_RADIX_LEAF_KIB
+#define SWEEP_RADIX_LEAF_KIB 256
+#endif
+#ifndef SWEEP_RADIX_BLOCK_KIB
+#define SWEEP_RADIX_BLOCK_KIB 256
+#endif
+#ifndef SWEEP_RADIX_SERIAL_BELOW
+#define SWEEP_RADIX_SERIAL_BELOW 65536
+#endif
+
+/// Digit width of the in-cache LSD passes.
+inline constexpr int lsd_bits = SWEEP_RADIX_LSD_BITS;
+/// Widest MSD digit of a parallel pass.
+inline constexpr int max_msd_bits = SWEEP_RADIX_MSD_BITS;
+/// Bytes (keys + values) of a bucket sorted by serial LSD: source, scratch and destination stay in
+/// a 1-2 MiB L2.
+inline constexpr std::int64_t leaf_bytes = std::int64_t{SWEEP_RADIX_LEAF_KIB} << 10;
+/// Bytes (keys + values) per block of the chained MSD pass: counted, then scattered from L2.
+inline constexpr std::int64_t block_bytes = std::int64_t{SWEEP_RADIX_BLOCK_KIB} << 10;
+/// Below this many keys the whole sort runs on the calling thread.
+inline constexpr std::int64_t serial_below = SWEEP_RADIX_SERIAL_BELOW;
+/// Buckets this small are insertion-sorted.
+inline constexpr std::int64_t insertion_max = 16;
+/// Width of the serial MSD split of a bucket larger than a leaf.
+inline constexpr int split_bits = 11;
+/// Keys per block of the survey pass (a pure streaming read).
+inline constexpr std::int64_t survey_block = std::int64_t{1} << 16;
+/// Passes over more bytes than this use streaming stores (a last-level cache holds less).
+inline constexpr std::int64_t stream_bytes = std::int64_t{32} << 20;
+/// Ring of carry slots of the chained MSD pass; 2 suffice (docs/radix_sort.md).
+inline constexpr int chain_slots = 4;
+
+inline int ceil_log2(std::int64_t x) noexcept {
+    return x <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(x - 1));
+}
+
+/// n elements of T: operator new below 1 MiB, else mapped (huge pages, temporary.hpp).
+template <class T>
+class buffer {
+public:
+    explicit buffer(std::int64_t n) {
+        if (n <= 0) return;
+        if (static_cast<std::uint64_t>(n) * sizeof(T) < (std::uint64_t{1} << 20)) {
+            small_.reset(new T[static_cast<std::size_t>(n)]);
+            p_ = small_.get();
+        } else {
+            big_.emplace(n);
+            p_ = big_->get();
+        }
+    }
+    T* get() const noexcept { return p_; }
+
+private:
+    std::unique_ptr<T[]> small_;
+    std::optional<raw_temporary<T>> big_;
+    T* p_ = nullptr;
+};
+
+template <class V>
+using value_buffer = buffer<std::conditional_t<has_values_v<V>, V, char>>;
+
+/// A carry slot's publication flag, alone on its cache line.
+struct alignas(64) chain_flag {
+    std::atomic<std::int64_t> seq{0};
+};
+/// One worker's survey accumulators, alone on its cache line.
+template <class U>
+struct alignas(64) survey_acc {
+    U or_all;
+    U and_all;
+    bool sorted;
+};
+
+/// Runs fn(w) for w in [0, workers) as oneTBB tasks of the current arena. Each fn loops on a shared
+/// ticket, so a task that starts late finds no work left; w indexes per-worker scratch (no two
+/// tasks with the same w run at once).
+template <class F>
+void run_workers(int workers, F&& fn) {
+    if (workers <= 1) {
+        fn(0);
+        return;
+    }
+    tbb::parallel_for(
+        tbb::blocked_range<int>(0, workers, 1),
+        [&](const tbb::blocked_range<int>& r) {
+            for (int w = r.begin(); w != r.end(); ++w) fn(w);
+        },
+        tbb::simple_partitioner());
+}
+
+template <class K, bool Desc, class V>
+class sorter {
+public:
+    using U = ordered_bits_t<K>;
+    using C = caller_side<K, Desc, V>;
+    using B = bits_side<U, V>;
+    static constexpr int key_bits = 8 * static_cast<int>(sizeof(U));
+    static constexpr std::int64_t elem_bytes =
+        static_cast<std::int64_t>(sizeof(U) + (has_values_v<V> ? sizeof(V) : 0));
+    /// The largest range a serial LSD sorts.
+    static constexpr std::int64_t leaf = std::max<std::int64_t>(leaf_bytes / elem_bytes, 1024);
+    static constexpr std::int64_t radix_max = std::int64_t{1} << std::max(max_msd_bits, split_bits);
+    static constexpr std::int64_t lsd_counters =
+        std::int64_t{(key_bits + lsd_bits - 1) / lsd_bits} << lsd_bits;
+    static constexpr std::int64_t count_stride = std::max(lsd_counters, radix_max);
+    static constexpr std::int64_t offs_stride = 2 * std::max(std::int64_t{1} << lsd_bits, radix_max);
+    static constexpr std::int64_t line = line_elems<U>;
+    /// One worker's write-combining lines: radix_max lines of keys, then their values.
+    static constexpr std::int64_t wc_bytes =
+        radix_max * 64 + (has_values_v<V> ? radix_max * line * static_cast<std::int64_t>(sizeof(V)) : 0);
+
+    /// Everything one sort needs, allocated before the caller's range is written.
+    struct memory {
+        buffer<U> tk;
+        value_buffer<V> tv;
+        buffer<U> sk;
+        value_buffer<V> sv;
+        std::vector<std::uint32_t> counts;
+        std::vector<std::int64_t> offs;
+        std::vector<std::int64_t> hist;
+        std::vector<std::int64_t> carries;
+        std::vector<chain_flag> flags;
+        std::vector<survey_acc<U>> acc;
+        std::vector<std::uint32_t> order;
+        buffer<std::byte> wc;
+        memory(std::int64_t n, std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
+            : tk(temp), tv(has_values_v<V> ? temp : 0), sk(scratch * workers),
+              sv(has_values_v<V> ? scratch * workers : 0),
+              counts(static_cast<std::size_t>(count_stride * workers)),
+              offs(static_cast<std::size_t>(offs_stride * workers)),
+              hist(parallel ? static_cast<std::size_t>(radix_max * workers) : 0),
+              carries(parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0),
+              flags(parallel ? chain_slots : 0), acc(parallel ? workers : 0),
+              order(parallel ? static_cast<std::size_t>(radix_max) : 0),
+              wc(temp > 0 ? wc_bytes * workers + 64 : 0) {
+            (void)n;
+        }
+    };
+
+    sorter(K* keys, V* vals, memory& m, std::int64_t scratch, int workers)
+        : c_{keys, vals}, t_{m.tk.get(), value_ptr(m.tv)}, m_(m), scratch_(scratch),
+          workers_(workers) {}
+
+    /// Sorts the whole range on the calling thread.
+    void serial(std::int64_t n) { serial_sort(c_, 0, n, 0, key_bits, 0); }
+
+    /// Sorts the whole range on workers_ workers of the current arena.
+    void parallel(std::int64_t n) { par_sort(c_, 0, n, 0, key_bits, true); }
+
+private:
+    static V* value_ptr(const value_buffer<V>& b) noexcept {
+        if constexpr (has_values_v<V>) return b.get();
+        else return nullptr;
+    }
+    B scratch(int w) const noexcept {
+        B s{m_.sk.get() + static_cast<std::int64_t>(w) * scratch_, nullptr};
+        if constexpr (has_values_v<V>) s.v = m_.sv.get() + static_cast<std::int64_t>(w) * scratch_;
+        return s;
+    }
+    std::uint32_t* counts(int w) const noexcept { return m_.counts.data() + w * count_stride; }
+    std::int64_t* offs(int w) const noexcept { return m_.offs.data() + w * offs_stride; }
+    std::int64_t* firsts(int w) const noexcept { return offs(w) + offs_stride / 2; }
+    std::byte* wc(int w) const noexcept {
+        const auto a = reinterpret_cast<std::uintptr_t>(m_.wc.get());
+        return m_.wc.get() + ((64 - a % 64) % 64) + w * wc_bytes;
+    }
+    /// The write-combining scatter into an out-of-cache destination (streaming stores when the
+    /// pass is larger than a last-level cache could hold).
+    template <class Src, class Dst>
+    void scatter_far(const Src& src, std::int64_t n, digit d, const Dst& dst, std::int64_t* off,
+                     int w, bool stream) const noexcept {
+        using S = typename Dst::stored;
+        auto* kb = reinterpret_cast<S*>(wc(w));
+        auto* vb = reinterpret_cast<std::conditional_t<has_values_v<V>, V, no_value>*>(wc(w) + radix_max * 64);
+        if (stream) scatter_digit_wc<true>(src, n, d, dst, off, firsts(w), kb, vb);
+        else scatter_digit_wc<false>(src, n, d, dst, off, firsts(w), kb, vb);
+    }
+
+    /// The buffer a pass out of X writes: the caller's range and the temporary alternate.
+    template <class X>
+    auto other() const noexcept {
+        if constexpr (X::is_caller) return t_;
+        else return c_;
+    }
+
+    // ---- one thread -----------------------------------------------------------------------------
+
+    /// Sorts x[lo, lo + n) by bits [bit_lo, bit_hi) (all other bits are equal within the range)
+    /// into the caller's range, on one thread with worker w's scratch.
+    template <class X>
+    void serial_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi,
+                     int w) const noexcept {
+        const X xs = x.at(lo);
+        const C cs = c_.at(lo);
+        if (n <= 1 || bit_hi <= bit_lo) {
+            if constexpr (!X::is_caller) copy_range(xs, cs, n);
+            return;
+        }
+        if (n <= insertion_max) {
+            insertion_sort(xs, scratch(w), cs, n);
+            return;
+        }
+        if (n <= scratch_) {
+            serial_lsd<lsd_bits>(xs, cs, scratch(w), n, bit_lo, bit_hi, counts(w), offs(w));
+            return;
+        }
+        // Too large for cache: split on the top split_bits into the other buffer, recurse.
+        const auto ys = other<X>().at(lo);
+        std::array<std::int64_t, (std::size_t{1} << split_bits) + 1> bound;
+        digit d{};
+        // Sub-buckets of about half a leaf.
+        const int want = std::clamp(ceil_log2((n + scratch_ / 2 - 1) / (scratch_ / 2)), 1, split_bits);
+        for (;;) {
+            const int b = std::min(want, bit_hi - bit_lo);
+            d = digit{bit_hi - b, b};
+            std::fill(bound.begin(), bound.end(), 0);
+            count_digit(xs, n, d, bound.data() + 1);
+            if (std::find(bound.begin() + 1, bound.begin() + 1 + d.radix(), n) ==
+                bound.begin() + 1 + d.radix())
+                break;
+            bit_hi = d.shift;  // constant over the range: nothing to move
+            if (bit_hi <= bit_lo) {
+                if constexpr (!X::is_caller) copy_range(xs, cs, n);
+                return;
+            }
+        }
+        for (std::uint32_t j = 0; j < d.radix(); ++j) bound[j + 1] += bound[j];
+        std::int64_t* off = offs(w);
+        std::copy(bound.begin(), bound.begin() + d.radix(), off);
+        scatter_far(xs, n, d, ys, off, w, n * elem_bytes >= stream_bytes);
+        for (std::uint32_t j = 0; j < d.radix(); ++j)
+            if (bound[j + 1] > bound[j])
+                serial_sort(other<X>(), lo + bound[j], bound[j + 1] - bound[j], bit_lo, d.shift, w);
+    }
+
+    // ---- parallel -------------------------------------------------------------------------------
+
+    /// Width of the MSD digit of a parallel pass over n keys with `avail` bits left: buckets of
+    /// about half a leaf, and at least 8 buckets per worker.
+    int msd_width(std::int64_t n, int avail) const noexcept {
+        const int need = ceil_log2((n + scratch_ / 2 - 1) / (scratch_ / 2));
+        const int spread = ceil_log2(8 * static_cast<std::int64_t>(workers_));
+        return std::min({std::max(need, spread), max_msd_bits, avail});
+    }
+
+    struct survey_result {
+        U or_all;
+        U and_all;
+        bool sorted;
+    };
+
+    /// One parallel read of xs[0, n): OR, AND, sortedness (when asked) and the histogram of d
+    /// into hist[0, d.radix()).
+    template <class X>
+    survey_result survey(const X& xs, std::int64_t n, digit d, std::int64_t* hist,
+                         bool check_sorted) const {
+        const block_grid grid{n, survey_block};
+        std::atomic<std::int64_t> ticket{0};
+        run_workers(workers_, [&](int w) {
+            std::int64_t* h = m_.hist.data() + w * radix_max;
+            std::fill(h, h + d.radix(), 0);
+            U o = 0, a = U(~U(0));
+            bool sorted = true;
+            for (;;) {
+                const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
+                if (b >= grid.count()) break;
+                const std::int64_t lo = grid.begin(b), hi = grid.end(b);
+                if (check_sorted && sorted) {
+                    U prev = lo > 0 ? xs.key(lo - 1) : U(0);
+                    for (std::int64_t i = lo; i < hi; ++i) {
+                        const U u = xs.key(i);
+                        o |= u;
+                        a &= u;
+                        sorted &= prev <= u;
+                        prev = u;
+                        ++h[d.of(u)];
+                    }
+                } else {
+                    for (std::int64_t i = lo; i < hi; ++i) {
+                        const U u = xs.key(i);
+                        o |= u;
+                        a &= u;
+                        ++h[d.of(u)];
+                    }
+                }
+            }
+            m_.acc[static_cast<std::size_t>(w)] = survey_acc<U>{o, a, sorted};
+        });
+        survey_result r{0, U(~U(0)), true};
+        std::fill(hist, hist + d.radix(), 0);
+        for (int w = 0; w < workers_; ++w) {
+            const std::int64_t* h = m_.hist.data() + w * radix_max;
+            for (std::uint32_t j = 0; j < d.radix(); ++j) hist[j] += h[j];
+            const auto& acc = m_.acc[static_cast<std::size_t>(w)];
+            r.or_all |= acc.or_all;
+            r.and_all &= acc.and_all;
+            r.sorted = r.sorted && acc.sorted;
+        }
+        return r;
+    }
+
+    /// The chained MSD pass: xs[0, n) scattered by digit d into ys[0, n), stable. start[j] is the
+    /// first position of bucket j. Block b counts itself in cache, waits for the counts of blocks
+    /// [0, b) from block b-1, publishes those of [0, b], and scatters itself from cache.
+    template <class X, class Y>
+    void msd_pass(const X& xs, const Y& ys, std::int64_t n, digit d,
+                  const std::int64_t* start) const {
+        const std::int64_t per_block = std::clamp<std::int64_t>(
+            n / (4 * static_cast<std::int64_t>(workers_)), 4096, block_bytes / elem_bytes);
+        const block_grid grid{n, per_block};
+        const std::int64_t blocks = grid.count();
+        const std::uint32_t radix = d.radix();
+        const bool stream = n * elem_bytes >= stream_bytes;
+        for (auto& f : m_.flags) f.seq.store(-1, std::memory_order_relaxed);
+        std::atomic<std::int64_t> ticket{0};
+        run_workers(workers_, [&](int w) {
+            std::uint32_t* cnt = counts(w);
+            std::int64_t* off = offs(w);
+            for (;;) {
+                const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
+                if (b >= blocks) break;
+                const std::int64_t lo = grid.begin(b), len = grid.end(b) - lo;
+                const X src = xs.at(lo);
+                std::fill(cnt, cnt + radix, 0u);
+                count_digit(src, len, d, cnt);
+                std::int64_t* out = m_.carries.data() + (b % chain_slots) * radix_max;
+                if (b == 0) {
+                    std::copy(start, start + radix, off);
+                    if (blocks > 1) std::copy(cnt, cnt + radix, out);
+                } else {
+                    // Block b-1's owner took its ticket first and its count waits on nothing.
+                    auto& prev = m_.flags[static_cast<std::size_t>((b - 1) % chain_slots)].seq;
+                    for (unsigned spins = 0; prev.load(std::memory_order_acquire) != b - 1;
+                         ++spins) {
+                        if (spins < 4096) cpu_relax();
+                        else std::this_thread::yield();
+                    }
+                    const std::int64_t* in =
+                        m_.carries.data() + ((b - 1) % chain_slots) * radix_max;
+                    for (std::uint32_t j = 0; j < radix; ++j) off[j] = start[j] + in[j];
+                    if (b + 1 < blocks)
+                        for (std::uint32_t j = 0; j < radix; ++j) out[j] = in[j] + cnt[j];
+                }
+                if (b + 1 < blocks)
+                    m_.flags[static_cast<std::size_t>(b % chain_slots)].seq.store(
+                        b, std::memory_order_release);
+                scatter_far(src, len, d, ys, off, w, stream);
+            }
+        });
+    }
+
+    template <class X>
+    void par_copy(const X& xs, const C& cs, std::int64_t n) const {
+        const block_grid grid{n, survey_block};
+        tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, grid.count()), [&](const auto& r) {
+            for (std::int64_t b = r.begin(); b != r.end(); ++b)
+                copy_range(xs.at(grid.begin(b)), cs.at(grid.begin(b)), grid.end(b) - grid.begin(b));
+        });
+    }
+
+    /// Sorts x[lo, lo + n) by bits [bit_lo, bit_hi) into the caller's range, in parallel.
+    template <class X>
+    void par_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, bool top) {
+        const X xs = x.at(lo);
+        std::array<std::int64_t, radix_max + 1> bound;
+        int width = msd_width(n, bit_hi - bit_lo);
+        digit d{bit_hi - width, width};
+        const survey_result s = survey(xs, n, d, bound.data() + 1, top);
+        const U relevant = U(U(~U(0)) >> (key_bits - (bit_hi - bit_lo)) << bit_lo);
+        const U varying = U((s.or_all ^ s.and_all) & relevant);
+        if (varying == 0 || (top && s.sorted)) {
+            if constexpr (!X::is_caller) par_copy(xs, c_.at(lo), n);
+            return;
+        }
+        const int vary_hi = std::bit_width(varying), vary_lo = std::countr_zero(varying);
+        if (bit_hi - vary_hi > 1) {
+            // The top bits are constant: count again on the digit where the keys differ.
+            bit_hi = vary_hi;
+            bit_lo = vary_lo;
+            width = msd_width(n, bit_hi - bit_lo);
+            d = digit{bit_hi - width, width};
+            survey(xs, n, d, bound.data() + 1, false);
+        }
+        bit_lo = std::max(bit_lo, vary_lo);
+        const std::uint32_t radix = d.radix();
+        bound[0] = 0;
+        for (std::uint32_t j = 0; j < radix; ++j) bound[j + 1] += bound[j];
+
+        const auto y = other<X>();
+        msd_pass(xs, y.at(lo), n, d, bound.data());
+
+        // Buckets: a bucket larger than a worker's share is sorted in parallel, one after the
+        // other; the others go to the workers, largest (those needing a split) first.
+        const int sub_hi = d.shift;
+        const std::int64_t huge =
+            std::max<std::int64_t>(serial_below, n / (2 * static_cast<std::int64_t>(workers_)));
+        auto size_of = [&](std::uint32_t j) { return bound[j + 1] - bound[j]; };
+        auto is_huge = [&](std::uint32_t j) { return size_of(j) > huge && sub_hi > bit_lo; };
+        for (std::uint32_t j = 0; j < radix; ++j)
+            if (is_huge(j)) par_sort(y, lo + bound[j], size_of(j), bit_lo, sub_hi, false);
+        // m_.order is filled only now: the recursion above uses it too.
+        std::uint32_t* order = m_.order.data();
+        std::int64_t queued = 0;
+        for (std::uint32_t j = 0; j < radix; ++j)
+            if (!is_huge(j) && size_of(j) > scratch_) order[queued++] = j;
+        for (std::uint32_t j = 0; j < radix; ++j)
+            if (!is_huge(j) && size_of(j) > 0 && size_of(j) <= scratch_) order[queued++] = j;
+        std::atomic<std::int64_t> ticket{0};
+        run_workers(workers_, [&](int w) {
+            for (;;) {
+                const std::int64_t q = ticket.fetch_add(1, std::memory_order_relaxed);
+                if (q >= queued) break;
+                const std::uint32_t j = order[q];
+                serial_sort(y, lo + bound[j], bound[j + 1] - bound[j], bit_lo, sub_hi, w);
+            }
+        });
+    }
+
+    C c_;
+    B t_;
+    memory& m_;
+    std::int64_t scratch_;
+    int workers_;
+};
+
+/// Sorts keys[0, n) (and vals[0, n) along, unless V is no_value) on up to max_threads threads.
+template <bool Desc, class K, class V>
+void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
+    using S = sorter<K, Desc, V>;
+    const int workers = max_threads > 0 ? max_threads : tbb::this_task_arena::max_concurrency();
+    if (workers <= 1 || n < serial_below) {
+        const std::int64_t scratch = std::min(n, S::leaf);
+        typename S::memory m(n, n > scratch ? n : 0, scratch, 1, false);
+        S(keys, vals, m, scratch, 1).serial(n);
+        return;
+    }
+    typename S::memory m(n, n, S::leaf, workers, true);
+    S s(keys, vals, m, S::leaf, workers);
+    in_arena(max_threads, [&](int) { s.parallel(n); });
+}
+
+}  // namespace sweep::detail::tbb_backend::radix
+
+namespace sweep::detail {
+
+/// sweep::par radix sort: in place on keys[0, n) (values along), stable, IEEE totalOrder for
+/// floating-point keys. Non-contiguous iterators are staged through a contiguous copy.
+template <bool Descending, class P, class KeyIt, class ValIt>
+void radix_sort(par_tag, const P& policy, KeyIt keys, std::int64_t n, ValIt values) {
+    using namespace tbb_backend::radix;
+    using K = value_t<KeyIt>;
+    constexpr bool with_values = !std::is_same_v<ValIt, no_values>;
+    using V = typename std::conditional_t<with_values, std::iterator_traits<ValIt>,
+                                          std::iterator_traits<no_value*>>::value_type;
+    if (n < 2) return;
+    // Staging buffers first: std::bad_alloc leaves the caller's ranges unchanged.
+    std::optional<buffer<K>> key_stage;
+    std::optional<buffer<V>> value_stage;
+    K* kp = nullptr;
+    V* vp = nullptr;
+    if constexpr (std::contiguous_iterator<KeyIt>) {
+        kp = std::to_address(keys);
+    } else {
+        key_stage.emplace(n);
+        kp = key_stage->get();
+    }
+    if constexpr (with_values) {
+        if constexpr (std::contiguous_iterator<ValIt>) {
+            vp = std::to_address(values);
+        } else {
+            value_stage.emplace(n);
+            vp = value_stage->get();
+        }
+    }
+    if constexpr (!std::contiguous_iterator<KeyIt>) std::copy(keys, keys + n, kp);
+    if constexpr (with_values && !std::contiguous_iterator<ValIt>) std::copy(values, values + n, vp);
+    tbb_backend::radix::sort<Descending>(policy.max_threads, kp, vp, n);
+    if constexpr (!std::contiguous_iterator<KeyIt>) std::copy(kp, kp + n, keys);
+    if constexpr (with_values && !std::contiguous_iterator<ValIt>) std::copy(vp, vp + n, values);
+}
+
+}  // namespace sweep::detail

@@ -1,0 +1,446 @@
+// test/par/radix_par.cpp -- host tests of the parallel radix sort (backend/tbb/radix_sort.hpp)
+// beyond the shared radix_sort tests: its internal edges, all thread counts, skewed inputs.
+//
+// Expected results are written independently of sweep: the stable order of the original indices
+// under IEEE totalOrder (oracles.hpp, total_less) via std::stable_sort, reversed comparison for
+// descending. Keys are compared bitwise (NaN payloads, -0.0), values element by element; values
+// are the original indices (stability, element by element) or records built from them. The seq
+// backend is checked against the same expectation on every input.
+//
+// Sizes sit at the backend's edges: insertion-sorted buckets (16), the serial/parallel switch and
+// a u32 leaf (2^16), a u64 or pair leaf (2^15), blocks of the chained MSD pass (4096 .. 2^16), and
+// sizes that give buckets larger than a leaf (a serial split) or larger than a worker's share (a
+// parallel recursion, two and three levels deep for the skewed inputs).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <new>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#endif
+
+#include <sweep/radix_sort.hpp>
+
+#include "catch.hpp"
+#include "oracles.hpp"
+#include "random.hpp"
+#include "types.hpp"
+
+// ---- allocation-failure injection (as test/errors.cpp) ----------------------------------------
+
+namespace {
+std::atomic<std::size_t> fail_above{~std::size_t{0}};
+}  // namespace
+
+void* operator new(std::size_t size) {
+    if (size > fail_above.load(std::memory_order_relaxed)) throw std::bad_alloc();
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void* operator new(std::size_t size, std::align_val_t al) {
+    if (size > fail_above.load(std::memory_order_relaxed)) throw std::bad_alloc();
+    const auto a = static_cast<std::size_t>(al);
+    if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void* operator new[](std::size_t size, std::align_val_t al) { return operator new(size, al); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace {
+
+using namespace sweep_test;
+
+const int thread_counts[] = {1, 2, 3, 0};  // 0: sweep::par as it is (all cores)
+
+template <class F>
+void for_each_thread_count(F&& f) {
+    for (const int t : thread_counts) {
+        INFO("threads " << t);
+        if (t == 0) f(sweep::par);
+        else f(sweep::par.threads(t));
+    }
+}
+
+// ---- keys -------------------------------------------------------------------------------------
+
+template <class K>
+using bits_of = std::conditional_t<sizeof(K) == 1, std::uint8_t,
+                                   std::conditional_t<sizeof(K) == 2, std::uint16_t,
+                                                      std::conditional_t<sizeof(K) == 4,
+                                                                         std::uint32_t, std::uint64_t>>>;
+
+/// Min, max, 0 and its neighbours; for floats also -0.0, infinities, NaNs of both signs with
+/// payloads (quiet and signalling), denormals.
+template <class K>
+std::vector<K> edge_values() {
+    using L = std::numeric_limits<K>;
+    if constexpr (std::is_floating_point_v<K>) {
+        using U = bits_of<K>;
+        const U sign = U(U(1) << (8 * sizeof(K) - 1));
+        auto flip = [&](K x) { return std::bit_cast<K>(U(std::bit_cast<U>(x) ^ sign)); };
+        const K qnan = L::quiet_NaN();
+        const K qnan7 = std::bit_cast<K>(U(std::bit_cast<U>(qnan) | 7));
+        const K snan = L::signaling_NaN();
+        return {L::lowest(), L::max(), L::min(), -L::min(), K(0), flip(K(0)), L::infinity(),
+                -L::infinity(), qnan, flip(qnan), qnan7, flip(qnan7), snan, flip(snan),
+                L::denorm_min(), flip(L::denorm_min()), L::denorm_min() * K(3),
+                -L::denorm_min() * K(1 << 10), K(1), K(-1), K(0.5), L::epsilon()};
+    } else {
+        std::vector<K> v{L::min(), L::max(), K(0), K(1), K(L::max() - 1), K(L::min() + 1)};
+        if constexpr (std::is_signed_v<K>) v.push_back(K(-1));
+        return v;
+    }
+}
+
+enum class shape {
+    uniform,      // every bit random
+    edges,        // uniform with a quarter edge values
+    low_byte,     // only the lowest 8 bits vary (one digit; the others are skipped)
+    high_fixed,   // the top bits equal for all keys, the rest random
+    two_bits,     // only the lowest and the highest bit vary
+    and2,         // AND of two random words: skewed digits
+    skewed,       // nested skew: one bucket of a worker's share and more at three levels
+    few,          // five distinct values
+    equal,        // all equal
+    sorted,
+    reversed,
+};
+const char* name_of(shape s) {
+    switch (s) {
+        case shape::uniform: return "uniform";
+        case shape::edges: return "uniform with edge values";
+        case shape::low_byte: return "only the low byte varies";
+        case shape::high_fixed: return "high bits fixed";
+        case shape::two_bits: return "lowest and highest bit vary";
+        case shape::and2: return "AND of two randoms";
+        case shape::skewed: return "nested skew";
+        case shape::few: return "five distinct values";
+        case shape::equal: return "all equal";
+        case shape::sorted: return "sorted";
+        case shape::reversed: return "reversed";
+    }
+    return "?";
+}
+
+template <class K>
+std::vector<K> make_keys(std::int64_t n, shape s, std::mt19937_64& g) {
+    using U = bits_of<K>;
+    constexpr int bits = 8 * sizeof(K);
+    constexpr U top = U(U(1) << (bits - 1));
+    const auto edges = edge_values<K>();
+    std::vector<K> k(static_cast<std::size_t>(n));
+    auto from_bits = [](U u) { return std::bit_cast<K>(u); };
+    for (auto& x : k) {
+        U u = static_cast<U>(g());
+        switch (s) {
+            case shape::uniform: case shape::edges: case shape::sorted: case shape::reversed: break;
+            case shape::low_byte: u = U(u & 0xFF); break;
+            case shape::high_fixed:
+                if constexpr (bits > 8) u = U((u & (U(~U(0)) >> (bits / 2))) | U(U(0xA5) << (bits - 8)));
+                break;
+            case shape::two_bits: u = U(u & U(top | 1)); break;
+            case shape::and2: u = U(u & static_cast<U>(g())); break;
+            case shape::skewed: {
+                // Each quarter of the bits is zero with probability 0.7, top quarter first.
+                for (int q = 0; q < 4; ++q) {
+                    const int lo = q * bits / 4, hi = (q + 1) * bits / 4;
+                    const U field = U(U(~U(0)) >> (bits - (hi - lo)) << lo);
+                    if (g() % 10 < 7) u = U(u & U(~field));
+                }
+                break;
+            }
+            case shape::few: u = static_cast<U>(g() % 5 * 0x1234567u); break;
+            case shape::equal: u = U(0x5A); break;
+        }
+        x = from_bits(u);
+        if (s == shape::edges && g() % 4 == 0) x = edges[g() % edges.size()];
+    }
+    if (s == shape::sorted || s == shape::reversed) {
+        std::stable_sort(k.begin(), k.end(), [](K a, K b) { return total_less(a, b); });
+        if (s == shape::reversed) std::reverse(k.begin(), k.end());
+    }
+    return k;
+}
+
+/// The stable order of the original indices under totalOrder (reversed for descending).
+template <class K>
+std::vector<std::uint32_t> stable_order(const std::vector<K>& k, bool descending) {
+    std::vector<std::uint32_t> idx(k.size());
+    std::iota(idx.begin(), idx.end(), 0u);
+    if (descending)
+        std::stable_sort(idx.begin(), idx.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return total_less(k[b], k[a]); });
+    else
+        std::stable_sort(idx.begin(), idx.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return total_less(k[a], k[b]); });
+    return idx;
+}
+
+template <class P, class KeyIt>
+void sort_keys(const P& pol, KeyIt f, KeyIt l, bool desc) {
+    if (desc) sweep::radix_sort(pol, f, l, sweep::descending);
+    else sweep::radix_sort(pol, f, l);
+}
+template <class P, class KeyIt, class ValIt>
+void sort_pairs(const P& pol, KeyIt f, KeyIt l, ValIt v, bool desc) {
+    if (desc) sweep::radix_sort_by_key(pol, f, l, v, sweep::descending);
+    else sweep::radix_sort_by_key(pol, f, l, v);
+}
+
+enum class values { none, index, index_and_records };
+
+/// Sorts `keys` (alone and with values) on seq and on every thread count of par, both
+/// directions, against the std::stable_sort expectation.
+template <class K>
+void check_all(const std::vector<K>& keys, values with, bool also_seq = true) {
+    for (const bool desc : {false, true}) {
+        INFO((desc ? "descending" : "ascending"));
+        const auto order = stable_order(keys, desc);
+        std::vector<K> want(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i) want[i] = keys[order[i]];
+        std::vector<rec24> recs(keys.size()), want_recs(keys.size());
+        if (with == values::index_and_records) {
+            for (std::size_t i = 0; i < keys.size(); ++i)
+                recs[i] = rec24{i * 977, static_cast<std::int32_t>(i), -3,
+                                static_cast<std::uint32_t>(i) ^ 0xFFu, 11};
+            for (std::size_t i = 0; i < keys.size(); ++i) want_recs[i] = recs[order[i]];
+        }
+        auto one = [&](const auto& pol) {
+            std::vector<K> k = keys;
+            sort_keys(pol, k.begin(), k.end(), desc);
+            CHECK(bit_mismatch(k, want) == "");
+            if (with == values::none) return;
+            k = keys;
+            std::vector<std::uint32_t> v(keys.size());
+            std::iota(v.begin(), v.end(), 0u);
+            sort_pairs(pol, k.begin(), k.end(), v.begin(), desc);
+            CHECK(bit_mismatch(k, want) == "");
+            CHECK(mismatch(v, order) == "");  // stability, element by element
+            if (with == values::index_and_records) {
+                k = keys;
+                auto r = recs;
+                sort_pairs(pol, k.begin(), k.end(), r.begin(), desc);
+                CHECK(bit_mismatch(k, want) == "");
+                CHECK(mismatch(r, want_recs) == "");
+            }
+        };
+        if (also_seq) {
+            INFO("sweep::seq");
+            one(sweep::seq);
+        }
+        for_each_thread_count(one);
+    }
+}
+
+/// Sizes at the backend's edges (see the file comment), not derived from its constants.
+std::vector<std::int64_t> edge_sizes() {
+    return {0,     1,     2,     3,     15,    16,    17,     255,    256,    257,   4095,
+            4096,  4097,  8191,  8193,  32767, 32768, 32769,  65535,  65536,  65537, 131071,
+            131073, 262145, 524287};
+}
+
+template <class K>
+constexpr std::uint64_t salt_of() {
+    return sizeof(K) * 4 + (std::is_floating_point_v<K> ? 2 : 0) + (std::is_signed_v<K> ? 1 : 0);
+}
+
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("par radix: every key type, edge values and shapes, all thread counts",
+                        "[par][radix]", key_types) {
+    using K = TestType;
+    for (const std::int64_t n : {0, 1, 2, 17, 1000, 65537, 200003}) {
+        for (const shape s : {shape::uniform, shape::edges, shape::low_byte, shape::high_fixed,
+                              shape::two_bits, shape::and2, shape::few, shape::equal,
+                              shape::sorted, shape::reversed}) {
+            INFO("n = " << n << ", " << name_of(s));
+            auto g = rng(7000 + salt_of<K>() * 1000 + static_cast<std::uint64_t>(n) % 997 * 16 +
+                         static_cast<std::uint64_t>(s));
+            check_all(make_keys<K>(n, s, g), n <= 1000 ? values::index_and_records : values::index);
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("par radix: sizes at block, leaf and digit edges", "[par][radix]",
+                   std::uint32_t, std::int64_t, float) {
+    using K = TestType;
+    for (const std::int64_t n : edge_sizes()) {
+        INFO("n = " << n);
+        auto g = rng(7100 + salt_of<TestType>() * 100000 + static_cast<std::uint64_t>(n));
+        check_all(make_keys<K>(n, shape::edges, g), values::index, n <= 70000);
+        check_all(make_keys<K>(n, shape::and2, g), values::none, false);
+    }
+}
+
+TEST_CASE("par radix: skewed keys (buckets past a leaf and past a worker's share)",
+          "[par][radix][large]") {
+    for (const std::int64_t n : {300007, 1 << 20, 1500007}) {
+        INFO("n = " << n);
+        auto g = rng(7200 + static_cast<std::uint64_t>(n));
+        check_all(make_keys<std::uint32_t>(n, shape::skewed, g), values::index, false);
+        check_all(make_keys<std::uint64_t>(n, shape::skewed, g), values::none, false);
+        check_all(make_keys<double>(n, shape::and2, g), values::none, false);
+    }
+}
+
+TEST_CASE("par radix: larger sizes, pairs and records", "[par][radix][large]") {
+    auto g = rng(7300);
+    // Past 32 MiB the MSD pass writes with streaming stores (keys and values).
+    check_all(make_keys<std::uint32_t>(4'200'001, shape::uniform, g), values::index, false);
+    check_all(make_keys<std::int16_t>(1'000'003, shape::edges, g), values::index, false);
+    check_all(make_keys<float>(600'001, shape::edges, g), values::index_and_records, false);
+}
+
+TEST_CASE("par radix: value types of 1, 8 and 24 bytes", "[par][radix]") {
+    for (const std::int64_t n : {100, 40000, 300001}) {
+        INFO("n = " << n);
+        auto g = rng(7400 + static_cast<std::uint64_t>(n));
+        const auto keys = make_keys<std::uint16_t>(n, shape::uniform, g);
+        const auto order = stable_order(keys, false);
+        std::vector<std::uint8_t> v8(keys.size());
+        std::vector<double> vd(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            v8[i] = static_cast<std::uint8_t>(i * 37);
+            vd[i] = static_cast<double>(i) + 0.25;
+        }
+        for_each_thread_count([&](const auto& pol) {
+            auto k = keys;
+            auto a = v8;
+            sweep::radix_sort_by_key(pol, k.begin(), k.end(), a.begin());
+            for (std::size_t i = 0; i < keys.size(); ++i) {
+                REQUIRE(k[i] == keys[order[i]]);
+                REQUIRE(a[i] == v8[order[i]]);
+            }
+            k = keys;
+            auto b = vd;
+            sweep::radix_sort_by_key(pol, k.begin(), k.end(), b.begin());
+            for (std::size_t i = 0; i < keys.size(); ++i) REQUIRE(b[i] == vd[order[i]]);
+        });
+    }
+}
+
+TEST_CASE("par radix: in place on a sub-range; non-contiguous iterators", "[par][radix]") {
+    for (const std::int64_t n : {5000, 100003}) {
+        INFO("n = " << n);
+        auto g = rng(7500 + static_cast<std::uint64_t>(n));
+        const auto all = make_keys<std::int32_t>(n + 20, shape::edges, g);
+        const std::vector<std::int32_t> inner(all.begin() + 10, all.end() - 10);
+        const auto order = stable_order(inner, true);
+        for_each_thread_count([&](const auto& pol) {
+            // The caller's range is sorted where it is; its neighbours are not touched.
+            auto k = all;
+            std::vector<std::uint32_t> v(k.size(), 0xDEADu);
+            std::iota(v.begin() + 10, v.end() - 10, 0u);
+            sweep::radix_sort_by_key(pol, k.begin() + 10, k.end() - 10, v.begin() + 10,
+                                     sweep::descending);
+            for (std::size_t i = 0; i < 10; ++i) {
+                CHECK(k[i] == all[i]);
+                CHECK(k[k.size() - 1 - i] == all[all.size() - 1 - i]);
+                CHECK(v[i] == 0xDEADu);
+                CHECK(v[v.size() - 1 - i] == 0xDEADu);
+            }
+            for (std::size_t i = 0; i < inner.size(); ++i) {
+                REQUIRE(k[10 + i] == inner[order[i]]);
+                REQUIRE(v[10 + i] == order[i]);
+            }
+            // std::deque: keys and values not contiguous (one, then both).
+            std::deque<std::int32_t> dk(inner.begin(), inner.end());
+            std::vector<std::uint32_t> cv(inner.size());
+            std::iota(cv.begin(), cv.end(), 0u);
+            sweep::radix_sort_by_key(pol, dk.begin(), dk.end(), cv.begin(), sweep::descending);
+            std::deque<std::uint32_t> dv(inner.size());
+            std::iota(dv.begin(), dv.end(), 0u);
+            std::vector<std::int32_t> ck(inner.begin(), inner.end());
+            sweep::radix_sort_by_key(pol, ck.begin(), ck.end(), dv.begin(), sweep::descending);
+            for (std::size_t i = 0; i < inner.size(); ++i) {
+                REQUIRE(dk[i] == inner[order[i]]);
+                REQUIRE(cv[i] == order[i]);
+                REQUIRE(ck[i] == inner[order[i]]);
+                REQUIRE(dv[i] == order[i]);
+            }
+        });
+    }
+}
+
+TEST_CASE("par radix: temporary memory that cannot be had -> bad_alloc, input unchanged",
+          "[par][radix][errors]") {
+    for (const std::int64_t n : {1000, 70001, 400000}) {
+        INFO("n = " << n);
+        auto g = rng(7600 + static_cast<std::uint64_t>(n));
+        const auto keys = make_keys<std::uint64_t>(n, shape::uniform, g);
+        std::vector<std::uint32_t> vals(keys.size());
+        std::iota(vals.begin(), vals.end(), 7u);
+        for_each_thread_count([&](const auto& pol) {
+            auto k = keys;
+            auto v = vals;
+            bool threw = false;
+            fail_above = 256;  // every small-vector and temporary request fails
+            try {
+                sweep::radix_sort_by_key(pol, k.begin(), k.end(), v.begin(), sweep::descending);
+            } catch (const std::bad_alloc&) {
+                threw = true;
+            }
+            fail_above = ~std::size_t{0};
+            CHECK(threw);
+            CHECK(k == keys);
+            CHECK(v == vals);
+            // And the same call succeeds afterwards.
+            sweep::radix_sort_by_key(pol, k.begin(), k.end(), v.begin(), sweep::descending);
+            CHECK(std::is_sorted(k.begin(), k.end(), std::greater<>{}));
+        });
+    }
+}
+
+#if defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+TEST_CASE("par radix: a mapping that fails (address-space limit) -> bad_alloc, input unchanged",
+          "[par][radix][errors]") {
+    // The n-sized temporary is mapped (not operator new); cap the address space just above what
+    // the process uses so that this mapping fails.
+    const std::int64_t n = std::int64_t{1} << 22;  // 32 MiB of u64 keys, 32 MiB temporary
+    auto g = rng(7700);
+    const auto keys = make_keys<std::uint64_t>(n, shape::uniform, g);
+    auto k = keys;
+    sweep::radix_sort(sweep::par, k.begin(), k.end());  // warm-up: workers and their stacks exist
+    k = keys;
+    rlimit old{};
+    REQUIRE(getrlimit(RLIMIT_AS, &old) == 0);
+    long pages = 0;
+    {
+        std::FILE* f = std::fopen("/proc/self/statm", "r");
+        REQUIRE(f != nullptr);
+        REQUIRE(std::fscanf(f, "%ld", &pages) == 1);
+        std::fclose(f);
+    }
+    const rlim_t used = static_cast<rlim_t>(pages) * 4096;
+    rlimit capped = old;
+    capped.rlim_cur = used + (rlim_t{8} << 20);  // 8 MiB of headroom: less than the temporary
+    if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < capped.rlim_cur) capped.rlim_cur = old.rlim_cur;
+    REQUIRE(setrlimit(RLIMIT_AS, &capped) == 0);
+    bool threw = false;
+    try {
+        sweep::radix_sort(sweep::par, k.begin(), k.end());
+    } catch (const std::bad_alloc&) {
+        threw = true;
+    }
+    REQUIRE(setrlimit(RLIMIT_AS, &old) == 0);
+    CHECK(threw);
+    CHECK(k == keys);
+}
+#endif
