@@ -20,6 +20,10 @@
 //
 // Usage: sweep_perf_gpu_segmented [log2 sizes, comma separated = 24,28] [types = int32,int8]
 //                                 [distributions = len1,len100,len1e4,len1e6,skewed]
+//        sweep_perf_gpu_segmented tune [log2 size = 28]
+//   tune: the by-key scan with several tile geometries (threads x items) for int32/int32 and
+//   int8/int8 at mean segments 100, 1e4 and 1e6, against CUB: the evidence for
+//   tuning/segmented_tuning.cuh.
 #include <cub/device/device_scan.cuh>
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
@@ -262,6 +266,74 @@ void bench(const char* tname, std::int64_t n, const std::vector<distribution>& d
     cudaFree(g.offsets);
 }
 
+// ---- tile geometries (tune) ------------------------------------------------------------------
+
+template <class Tn, class T>
+double geometry_us(timer& t, const T* keys, const T* vals, T* out, std::int64_t n,
+                   cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    using segs = sweep::detail::key_heads<const T*, ::cuda::std::equal_to<>>;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    cu::reg_array<T, 1> init;
+    return t.median_us([&] {
+        cu::launch_segmented_scan<Tn, false, T>("tune", vals, out, n, sweep::plus<>{},
+                                                segs{keys, {}}, init, false, false, true, s,
+                                                alloc);
+    });
+}
+
+template <class T, class... Tunings>
+void tune(const char* tname, std::int64_t n, cudaStream_t s) {
+    T *keys = nullptr, *vals = nullptr, *out = nullptr, *ref = nullptr;
+    segmentation g;
+    ok(cudaMalloc(&keys, n * sizeof(T)), "cudaMalloc");
+    ok(cudaMalloc(&vals, n * sizeof(T)), "cudaMalloc");
+    ok(cudaMalloc(&out, n * sizeof(T)), "cudaMalloc");
+    ok(cudaMalloc(&ref, n * sizeof(T)), "cudaMalloc");
+    ok(cudaMalloc(&g.head, n * sizeof(int)), "cudaMalloc");
+    ok(cudaMalloc(&g.ids, n * sizeof(int)), "cudaMalloc");
+    ok(cudaMalloc(&g.offsets, (n + 1) * sizeof(std::int32_t)), "cudaMalloc");
+    fill_values<<<2048, 256, 0, s>>>(vals, n, 12345);
+    timer t(s);
+    std::size_t cub_bytes = 0;
+    cub::DeviceScan::InclusiveSumByKey(nullptr, cub_bytes, keys, vals, ref, static_cast<int>(n),
+                                       ::cuda::std::equal_to<>(), s);
+    void* cub_temp = nullptr;
+    ok(cudaMalloc(&cub_temp, cub_bytes), "cudaMalloc cub");
+    const double copy_us = t.median_us([&] {
+        ok(cudaMemcpyAsync(out, vals, n * sizeof(T), cudaMemcpyDeviceToDevice, s), "memcpy");
+    });
+    const double copy_gbs = 2.0 * n * sizeof(T) / copy_us * 1e-3;
+    for (const distribution d : {distribution{"len100", 100}, distribution{"len1e4", 10000},
+                                 distribution{"len1e6", 1000000}}) {
+        make_segmentation(d, n, s, g);
+        ids_to_keys<<<2048, 256, 0, s>>>(g.ids, keys, n);
+        const double cub_us = t.median_us([&] {
+            std::size_t b = cub_bytes;
+            cub::DeviceScan::InclusiveSumByKey(cub_temp, b, keys, vals, ref, static_cast<int>(n),
+                                               ::cuda::std::equal_to<>(), s);
+        });
+        const double bytes = 3.0 * n * sizeof(T);
+        auto row = [&](int threads, int items, double us) {
+            ok(cudaStreamSynchronize(s), "sync");
+            std::printf("| %-5s | %-7s | %3d x %-2d | %8.1f | %5.1f%% | %8.1f | %5.1f%% | %5.2fx | %s |\n",
+                        tname, d.name, threads, items, us, 100.0 * bytes / us * 1e-3 / copy_gbs,
+                        cub_us, 100.0 * bytes / cub_us * 1e-3 / copy_gbs, cub_us / us,
+                        same_bits(out, ref, n) ? "ok" : "MISMATCH");
+            std::fflush(stdout);
+        };
+        (row(Tunings::threads, Tunings::items, geometry_us<Tunings>(t, keys, vals, out, n, s)), ...);
+    }
+    cudaFree(cub_temp);
+    cudaFree(keys);
+    cudaFree(vals);
+    cudaFree(out);
+    cudaFree(ref);
+    cudaFree(g.head);
+    cudaFree(g.ids);
+    cudaFree(g.offsets);
+}
+
 std::vector<std::string> split(const char* s) {
     std::vector<std::string> v;
     std::string cur;
@@ -280,6 +352,23 @@ std::vector<std::string> split(const char* s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "tune") == 0) {
+        namespace cu = sweep::detail::cuda;
+        const std::int64_t n = std::int64_t{1} << (argc > 2 ? std::atoi(argv[2]) : 28);
+        cudaStream_t s;
+        ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+        std::printf("by-key inclusive sum, n = %lld: tile geometries (threads x items)\n\n",
+                    static_cast<long long>(n));
+        std::printf("| k/v   | segs    | geometry | sweep us | %%copy  | cub us   | %%copy  | vs CUB | check |\n");
+        std::printf("|-------|---------|----------|----------|--------|----------|--------|--------|-------|\n");
+        tune<std::int32_t, cu::scan_tuning<128, 8, 1>, cu::scan_tuning<128, 16, 1>,
+             cu::scan_tuning<128, 32, 1>, cu::scan_tuning<256, 8, 1>,
+             cu::scan_tuning<256, 16, 1>>("int32", n, s);
+        tune<std::int8_t, cu::scan_tuning<128, 16, 1>, cu::scan_tuning<128, 32, 1>,
+             cu::scan_tuning<128, 64, 1>, cu::scan_tuning<256, 32, 1>>("int8", n, s);
+        cudaStreamDestroy(s);
+        return 0;
+    }
     const auto sizes = split(argc > 1 ? argv[1] : "24,28");
     const auto types = split(argc > 2 ? argv[2] : "int32,int8");
     const auto names = split(argc > 3 ? argv[3] : "len1,len100,len1e4,len1e6,skewed");
