@@ -15,3 +15,10 @@ sweep_add_gpu_test(test_gpu_scan_large gpu/scan_large.cu)
 sweep_add_gpu_test(test_gpu_lookback_stress gpu/lookback_stress.cu)
 # Compiled by the host compiler: proves the precompiled kernels serve host-compiled callers.
 sweep_add_gpu_test(test_gpu_scan_host_compiled gpu/scan_host_compiled.cpp)
+sweep_add_gpu_test(test_gpu_segmented_scan gpu/segmented_scan.cu)
+sweep_add_gpu_test(test_gpu_segmented_types gpu/segmented_types.cu)
+sweep_add_gpu_test(test_gpu_segmented_large gpu/segmented_large.cu)
+# A host-compiled sweep::gpu segmented scan fails to compile with its message (plus a control).
+add_test(NAME gpu_segmented_host_compiled_does_not_compile COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include -DSWEEP_HAS_CUDA=1 ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_segmented_host_compiled.cpp)
+set_tests_properties(gpu_segmented_host_compiled_does_not_compile PROPERTIES PASS_REGULAR_EXPRESSION "no precompiled kernels for them yet")
+add_test(NAME gpu_segmented_host_compiled_control_compiles COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include -DSWEEP_HAS_CUDA=1 -DSWEEP_CONTROL ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_segmented_host_compiled.cpp)

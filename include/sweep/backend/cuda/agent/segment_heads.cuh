@@ -1,0 +1,254 @@
+// sweep/backend/cuda/agent/segment_heads.cuh -- GPU backend, agents: a thread's segment heads,
+// derived in the load from each segment form. No head array ever goes through global memory.
+//
+// A thread holds Items consecutive elements [mine, mine + Items) and gets their heads as a bit
+// mask (bit i: element mine + i starts a segment). Elements at or past n count as heads, so the
+// padding of a partial tile never joins a real segment.
+//   keys     bit i = !key_eq(keys[mine + i - 1], keys[mine + i]); the key before a lane's first
+//            is the previous lane's last (a shuffle), before a warp's first one scalar load.
+//   flags    bit i = flags[mine + i] != 0.
+//   offsets  element p is a head iff some o[j] == p. A warp finds the first offset >= its first
+//            element by a 32-way search (each step probes 32 points at once, so ~log_33(k)
+//            steps); each lane gallops from there to its own first element, then walks its Items
+//            elements along the offsets, galloping over runs of empty segments (o[j] == o[j+1]):
+//            a run of r empty segments costs O(log r) reads, not r. Offsets must be validated
+//            (0 = o[0] <= ... <= o[k] = n) before: every read is then in bounds.
+// Keys and flags given as 16-byte-aligned pointers of a full tile load as whole 16-byte vectors
+// (fetch: issue the loads; finish: transpose through the warp's shared-memory slice and compare),
+// so that the agent can issue the values' loads in between.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <type_traits>
+
+#include <sweep/backend/cuda/agent/tile_io.cuh>
+#include <sweep/backend/cuda/agent/warp_ops.cuh>
+#include <sweep/detail/segments.hpp>
+
+namespace sweep::detail::cuda {
+
+template <int Items>
+using head_mask_t = std::conditional_t<(Items <= 32), std::uint32_t, std::uint64_t>;
+
+template <int Items>
+__device__ __forceinline__ head_mask_t<Items> head_bit(int i) {
+    return head_mask_t<Items>(1) << i;
+}
+
+/// Lane's 16-byte chunks of a warp's contiguous segment, striped (lane l: chunks l, l + 32, ...).
+template <int Chunks>
+__device__ __forceinline__ void fetch_striped(const void* seg, int lane, uint4 (&r)[Chunks]) {
+    const uint4* g = static_cast<const uint4*>(seg);
+#pragma unroll
+    for (int j = 0; j < Chunks; ++j) r[j] = g[j * warp_threads + lane];
+}
+
+/// Turns striped chunks into the lane's blocked ones through the warp's shared-memory slice
+/// (padded as in tile_io.cuh: conflict-free both ways).
+template <int Chunks>
+__device__ __forceinline__ void striped_to_blocked(uint4 (&r)[Chunks], unsigned char* smem,
+                                                   int lane) {
+    uint4* s = reinterpret_cast<uint4*>(smem);
+    __syncwarp();  // the slice's previous readers are done
+#pragma unroll
+    for (int j = 0; j < Chunks; ++j) s[padded_chunk(j * warp_threads + lane)] = r[j];
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < Chunks; ++j) r[j] = s[padded_chunk(lane * Chunks + j)];
+}
+
+template <class Segs, int Items>
+struct segment_heads;
+
+// ---- keys ----------------------------------------------------------------------------------
+
+template <class KeyIt, class KeyEq, int Items>
+struct segment_heads<key_heads<KeyIt, KeyEq>, Items> {
+    using segs_t = key_heads<KeyIt, KeyEq>;
+    using key_t = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
+    using mask_t = head_mask_t<Items>;
+    static constexpr bool vector = std::is_pointer_v<KeyIt> && Items * sizeof(key_t) % 16 == 0;
+    static constexpr int chunks = vector ? static_cast<int>(Items * sizeof(key_t) / 16) : 1;
+    static constexpr int io_bytes = vector ? warp_io_bytes(Items, sizeof(key_t)) : 16;
+
+    uint4 r[chunks];
+    reg_array<key_t, 1> before;  // lane 0: the key before the warp's first
+
+    __device__ void fetch(const segs_t& s, std::int64_t warp_first, int lane) {
+        if constexpr (vector) {
+            fetch_striped(s.keys + warp_first, lane, r);
+            if (lane == 0 && warp_first > 0) before[0] = s.keys[warp_first - 1];
+        }
+    }
+
+    __device__ mask_t finish(const segs_t& s, std::int64_t mine, unsigned char* slice, int lane) {
+        mask_t m = 0;
+        if constexpr (vector) {
+            striped_to_blocked(r, slice, lane);
+            reg_array<key_t, Items> k;
+            std::memcpy(&k, r, sizeof(k));
+            key_t prev = shfl_up(k[Items - 1], 1);
+            if (lane == 0) prev = before[0];  // unused for element 0 (a head anyway)
+#pragma unroll
+            for (int i = 0; i < Items; ++i)
+                if (!s.key_eq(i == 0 ? prev : k[i - 1], k[i])) m |= head_bit<Items>(i);
+            if (mine == 0) m |= 1;
+        }
+        return m;
+    }
+
+    __device__ mask_t read(const segs_t& s, std::int64_t, std::int64_t mine, std::int64_t n,
+                           int) {
+        mask_t m = 0;
+        if (mine >= n) return ~mask_t(0);
+        reg_array<key_t, 1> prev;
+        if (mine > 0) prev[0] = s.keys[mine - 1];
+#pragma unroll
+        for (int i = 0; i < Items; ++i) {
+            const std::int64_t pos = mine + i;
+            if (pos >= n) {
+                m |= head_bit<Items>(i);
+                continue;
+            }
+            reg_array<key_t, 1> k;
+            k[0] = s.keys[pos];
+            if (pos == 0 || !s.key_eq(prev[0], k[0])) m |= head_bit<Items>(i);
+            prev[0] = k[0];
+        }
+        return m;
+    }
+};
+
+// ---- head flags ----------------------------------------------------------------------------
+
+template <class FlagIt, int Items>
+struct segment_heads<flag_heads<FlagIt>, Items> {
+    using segs_t = flag_heads<FlagIt>;
+    using flag_t = std::remove_cv_t<typename std::iterator_traits<FlagIt>::value_type>;
+    using mask_t = head_mask_t<Items>;
+    static constexpr bool vector = std::is_pointer_v<FlagIt> && Items * sizeof(flag_t) % 16 == 0;
+    static constexpr int chunks = vector ? static_cast<int>(Items * sizeof(flag_t) / 16) : 1;
+    static constexpr int io_bytes = vector ? warp_io_bytes(Items, sizeof(flag_t)) : 16;
+
+    uint4 r[chunks];
+
+    __device__ void fetch(const segs_t& s, std::int64_t warp_first, int lane) {
+        if constexpr (vector) fetch_striped(s.flags + warp_first, lane, r);
+    }
+
+    __device__ mask_t finish(const segs_t&, std::int64_t mine, unsigned char* slice, int lane) {
+        mask_t m = 0;
+        if constexpr (vector) {
+            striped_to_blocked(r, slice, lane);
+            reg_array<flag_t, Items> f;
+            std::memcpy(&f, r, sizeof(f));
+#pragma unroll
+            for (int i = 0; i < Items; ++i)
+                if (f[i] != 0) m |= head_bit<Items>(i);
+            if (mine == 0) m |= 1;
+        }
+        return m;
+    }
+
+    __device__ mask_t read(const segs_t& s, std::int64_t, std::int64_t mine, std::int64_t n,
+                           int) {
+        mask_t m = 0;
+#pragma unroll
+        for (int i = 0; i < Items; ++i) {
+            const std::int64_t pos = mine + i;
+            if (pos >= n || pos == 0 || s.flags[pos] != 0) m |= head_bit<Items>(i);
+        }
+        return m;
+    }
+};
+
+// ---- offsets -------------------------------------------------------------------------------
+
+/// The first j in [j0, count) with o[j] >= t, given o[j0 - 1] < t (or j0 == 0) and
+/// o[count - 1] >= t. Gallops from j0: O(log(answer - j0)) reads.
+template <class OffIt>
+__device__ std::int64_t gallop_lower_bound(OffIt o, std::int64_t j0, std::int64_t count,
+                                           std::int64_t t) {
+    if (static_cast<std::int64_t>(o[j0]) >= t) return j0;
+    std::int64_t lo = j0;  // o[lo] < t
+    std::int64_t step = 1;
+    for (;;) {
+        const std::int64_t probe = lo + step < count - 1 ? lo + step : count - 1;
+        if (static_cast<std::int64_t>(o[probe]) >= t) {
+            std::int64_t hi = probe;  // o[hi] >= t: bisect (lo, hi]
+            while (hi - lo > 1) {
+                const std::int64_t mid = lo + (hi - lo) / 2;
+                if (static_cast<std::int64_t>(o[mid]) >= t) hi = mid;
+                else lo = mid;
+            }
+            return hi;
+        }
+        lo = probe;
+        step *= 2;
+    }
+}
+
+/// The first j with o[j] >= t (t <= o[count - 1]), found by the 32 lanes of a warp together:
+/// each step probes 32 evenly spaced points and keeps the gap where the answer lies.
+template <class OffIt>
+__device__ std::int64_t warp_lower_bound(OffIt o, std::int64_t count, std::int64_t t, int lane) {
+    std::int64_t lo = 0, hi = count - 1;  // the answer lies in [lo, hi]; o[hi] >= t
+    while (hi - lo > warp_threads) {
+        // Probes strictly increase with the lane (hi - lo >= 33) and lie in [lo, hi).
+        auto probe = [&](int l) { return lo + (hi - lo) * (l + 1) / (warp_threads + 1); };
+        const std::int64_t p = probe(lane);
+        const unsigned ge = __ballot_sync(full_mask, static_cast<std::int64_t>(o[p]) >= t);
+        if (ge == 0) {
+            lo = probe(warp_threads - 1) + 1;
+        } else {
+            const int first = __ffs(ge) - 1;
+            const std::int64_t new_lo = first == 0 ? lo : probe(first - 1) + 1;
+            hi = probe(first);
+            lo = new_lo;
+        }
+    }
+    const std::int64_t q = lo + lane;
+    const unsigned ge =
+        __ballot_sync(full_mask, q <= hi && static_cast<std::int64_t>(o[q]) >= t);
+    return lo + (__ffs(ge) - 1);  // ge != 0: lane hi - lo holds
+}
+
+template <class OffIt, int Items>
+struct segment_heads<offset_segments<OffIt>, Items> {
+    using segs_t = offset_segments<OffIt>;
+    using mask_t = head_mask_t<Items>;
+    static constexpr bool vector = false;
+    static constexpr int io_bytes = 16;
+
+    __device__ void fetch(const segs_t&, std::int64_t, int) {}
+    __device__ mask_t finish(const segs_t&, std::int64_t, unsigned char*, int) { return 0; }
+
+    /// Called by all 32 lanes of the warp (the search is cooperative).
+    __device__ mask_t read(const segs_t& s, std::int64_t warp_first, std::int64_t mine,
+                           std::int64_t n, int lane) {
+        const OffIt o = s.first;
+        const std::int64_t count = static_cast<std::int64_t>(s.last - s.first);
+        const std::int64_t jw = warp_lower_bound(o, count, warp_first < n ? warp_first : n, lane);
+        if (mine >= n) return ~mask_t(0);
+        // j: the first offset >= pos, for pos = mine, mine + 1, ...
+        std::int64_t j = gallop_lower_bound(o, jw, count, mine);
+        std::int64_t cur = static_cast<std::int64_t>(o[j]);
+        mask_t m = 0;
+        for (int i = 0; i < Items; ++i) {
+            const std::int64_t pos = mine + i;
+            if (pos >= n) {
+                m |= head_bit<Items>(i);
+            } else if (cur == pos) {
+                m |= head_bit<Items>(i);
+                // Past pos's run of equal offsets (empty segments): o[count - 1] = n > pos.
+                j = gallop_lower_bound(o, j + 1, count, pos + 1);
+                cur = static_cast<std::int64_t>(o[j]);
+            }
+        }
+        return m;
+    }
+};
+
+}  // namespace sweep::detail::cuda

@@ -1,0 +1,258 @@
+// sweep/backend/cuda/agent/segmented_scan_agent.cuh -- GPU backend, agents: one tile of a
+// segmented scan.
+//
+// A block scans one tile of Threads * Items values under the segmented operator (Blelloch 1990;
+// Sengupta, Harris, Zhang, Owens 2007): (fa, a) . (fb, b) = fb ? (fb, b) : (fa, a op b).
+//   load      values, and the heads as one bit per item (agent/segment_heads.cuh): issued
+//             together, 16-byte vectors where the pointers allow
+//   thread    scan of the thread's items, restarting at its heads (the init, if any, folded in at
+//             each head: exclusive results are the inclusive ones shifted by one)
+//   warp      Kogge-Stone over the lanes' (any head, last value); a lane combines a lower lane's
+//             value only while that lane is not before the lane's own nearest head (one ballot
+//             gives every lane its segment's first lane: the shuffles move values only)
+//   block     fold of the warps' aggregates
+//   prefix    agent/segmented_prefix.cuh: only tiles whose first element is not a head need it
+//   combine   the items before each thread's first head take the prefix of the element before
+//             the thread; exclusive output at i is init at a head, else the inclusive value at
+//             i - 1
+//   store
+// The association is fixed by the tile geometry alone; only the prefix service can bring timing
+// into it (ordered look-back: none).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <type_traits>
+
+#include <sweep/backend/cuda/agent/segment_heads.cuh>
+#include <sweep/backend/cuda/agent/tile_io.cuh>
+#include <sweep/backend/cuda/agent/warp_ops.cuh>
+
+namespace sweep::detail::cuda {
+
+/// What a launch knows at run time (one kernel serves all of these).
+struct segmented_mode {
+    bool exclusive = false;     // exclusive scans always have an init
+    bool has_init = false;      // fold the init in at every head
+    bool in_aligned = false;    // values: a 16-byte aligned pointer (vector loads allowed)
+    bool out_aligned = false;   // output: likewise
+    bool heads_aligned = false; // keys / flags: likewise
+};
+
+template <class Acc, class In, class Out, class Op, class Segs>
+struct segmented_params {
+    In in;
+    Out out;
+    std::int64_t n;
+    Op op;
+    Segs segs;
+    reg_array<Acc, 1> init;
+    segmented_mode mode;
+    const unsigned* invalid;  // nonzero: the offsets failed validation, write nothing (or null)
+};
+
+template <class Tuning, class Acc, class In, class Out, class Op, class Segs>
+struct segmented_scan_agent {
+    static constexpr int threads = Tuning::threads;
+    static constexpr int items = Tuning::items;
+    static constexpr int tile_items = Tuning::tile_items;
+    static constexpr int warps = threads / warp_threads;
+    using tuning = Tuning;
+    static_assert(threads % warp_threads == 0 && warps <= warp_threads);
+    static_assert(items <= 64, "the head bits of a thread live in one 64-bit mask");
+
+    using params = segmented_params<Acc, In, Out, Op, Segs>;
+    using acc_type = Acc;
+    using op_type = Op;
+    using heads_t = segment_heads<Segs, items>;
+    using mask_t = head_mask_t<items>;
+    using in_value = std::remove_cv_t<typename std::iterator_traits<In>::value_type>;
+    using out_value = std::conditional_t<std::is_pointer_v<Out>, std::remove_pointer_t<Out>, Acc>;
+
+    // Vector paths: contiguous memory whose per-thread share is whole 16-byte vectors, the warps'
+    // slices at most 40 KB together (several blocks an SM).
+    static constexpr int io_limit = 40 * 1024;
+    static constexpr bool vector_in = std::is_pointer_v<In> && items * sizeof(in_value) % 16 == 0 &&
+                                      warps * warp_io_bytes(items, sizeof(in_value)) <= io_limit;
+    static constexpr bool vector_out =
+        std::is_pointer_v<Out> && items * sizeof(out_value) % 16 == 0 &&
+        warps * warp_io_bytes(items, sizeof(out_value)) <= io_limit;
+    static constexpr bool vector_heads = heads_t::vector && warps * heads_t::io_bytes <= io_limit;
+    static constexpr int chunks_in = vector_in ? static_cast<int>(items * sizeof(in_value) / 16) : 1;
+    static constexpr int io_in = vector_in ? warp_io_bytes(items, sizeof(in_value)) : 16;
+    static constexpr int io_out = vector_out ? warp_io_bytes(items, sizeof(out_value)) : 16;
+    static constexpr int io_heads = vector_heads ? heads_t::io_bytes : 16;
+    static constexpr int io_bytes = io_in > io_out ? (io_in > io_heads ? io_in : io_heads)
+                                                   : (io_out > io_heads ? io_out : io_heads);
+
+    struct shared_storage {
+        alignas(16) unsigned char io[warps][io_bytes];
+        smem_array<Acc, warps> warp_values;
+        smem_array<Acc, 1> tile_prefix;
+        bool warp_has_head[warps];
+        bool first_is_head;  // the tile's first element starts a segment
+        std::int64_t tile;
+    };
+
+    const params& p;
+    shared_storage& smem;
+    Op op;
+    int tid, lane, warp;
+
+    __device__ segmented_scan_agent(const params& p_, shared_storage& s)
+        : p(p_), smem(s), op(p_.op), tid(threadIdx.x), lane(threadIdx.x % warp_threads),
+          warp(threadIdx.x / warp_threads) {}
+
+    /// Scans tile `tile`. Prefix: a callable (tile, has_head, aggregate, need) -> maybe<Acc>
+    /// (agent/segmented_prefix.cuh), called by all threads after the warp aggregates are in shared
+    /// memory.
+    template <class Prefix>
+    __device__ void run_tile(std::int64_t tile, Prefix& prefix) {
+        const std::int64_t base = tile * tile_items;
+        const std::int64_t n = p.n;
+        const bool full = n - base >= tile_items;
+        const std::int64_t warp_first = base + std::int64_t{warp} * warp_threads * items;
+        const std::int64_t mine = base + std::int64_t{tid} * items;  // my first item
+        unsigned char* slice = smem.io[warp];
+        reg_array<Acc, items> x;
+        mask_t h;
+
+        // ---- load: values and head bits, all global loads issued before the first is used -----
+        const bool vec_in = vector_in && full && p.mode.in_aligned;
+        const bool vec_heads = vector_heads && full && p.mode.heads_aligned;
+        uint4 raw_in[chunks_in];
+        if constexpr (vector_in) {
+            if (vec_in) fetch_striped(p.in + warp_first, lane, raw_in);
+        }
+        heads_t heads;
+        if (vec_heads) {
+            heads.fetch(p.segs, warp_first, lane);
+            h = heads.finish(p.segs, mine, slice, lane);
+        } else {
+            h = heads.read(p.segs, warp_first, mine, n, lane);
+        }
+        bool loaded = false;
+        if constexpr (vector_in) {
+            if (vec_in) {
+                striped_to_blocked(raw_in, slice, lane);
+                reg_array<in_value, items> v;
+                std::memcpy(&v, raw_in, sizeof(v));
+#pragma unroll
+                for (int i = 0; i < items; ++i) x[i] = static_cast<Acc>(v[i]);
+                loaded = true;
+            }
+        }
+        if (loaded) {
+        } else if (full) {
+#pragma unroll
+            for (int i = 0; i < items; ++i) x[i] = static_cast<Acc>(p.in[mine + i]);
+        } else {
+            // Partial (last) tile: slots past the end are heads holding a copy of a real value,
+            // so the operator only sees values of the input (their results are not stored).
+            const Acc filler = static_cast<Acc>(p.in[base]);
+#pragma unroll
+            for (int i = 0; i < items; ++i)
+                x[i] = mine + i < n ? static_cast<Acc>(p.in[mine + i]) : filler;
+        }
+
+        // ---- scan within the thread, restarting at heads --------------------------------------
+        const bool fold_init = p.mode.exclusive || p.mode.has_init;
+        const Acc init = p.init[0];
+#pragma unroll
+        for (int i = 0; i < items; ++i) {
+            if (h & head_bit<items>(i)) {
+                if (fold_init) x[i] = static_cast<Acc>(op(init, x[i]));
+            } else if (i > 0) {
+                x[i] = static_cast<Acc>(op(x[i - 1], x[i]));
+            }
+        }
+
+        // ---- scan across the warp, then across the warps ----------------------------------------
+        const unsigned lanes_with_head = __ballot_sync(full_mask, h != 0);
+        const unsigned upto_me = lanes_with_head & (full_mask >> (warp_threads - 1 - lane));
+        const int seg_lane = upto_me != 0 ? warp_threads - 1 - __clz(upto_me) : 0;
+        Acc v = x[items - 1];
+#pragma unroll
+        for (int d = 1; d < warp_threads; d *= 2) {
+            const Acc y = shfl_up(v, d);
+            if (lane - d >= seg_lane) v = static_cast<Acc>(op(y, v));
+        }
+        const Acc lane_excl = shfl_up(v, 1);  // meaningless on lane 0
+        const bool lane_excl_head = (lanes_with_head & ((1u << lane) - 1u)) != 0;
+        if (lane == warp_threads - 1) {
+            smem.warp_values.set(warp, v);
+            smem.warp_has_head[warp] = lanes_with_head != 0;
+        }
+        if (tid == 0) smem.first_is_head = (h & 1) != 0;
+        __syncthreads();
+
+        unsigned warp_heads = 0;  // bit w: warp w holds a head
+#pragma unroll
+        for (int w = 0; w < warps; ++w) warp_heads |= smem.warp_has_head[w] ? 1u << w : 0u;
+        bool warp_excl_has = false, warp_excl_head = false;
+        reg_array<Acc, 1> warp_excl, aggregate;
+        aggregate[0] = smem.warp_values.get(0);
+        for (int w = 1; w < warps; ++w) {
+            if (w == warp) {
+                warp_excl_has = true;
+                warp_excl_head = (warp_heads & ((1u << w) - 1u)) != 0;
+                warp_excl[0] = aggregate[0];
+            }
+            const Acc wv = smem.warp_values.get(w);
+            aggregate[0] = (warp_heads >> w) & 1u ? wv : static_cast<Acc>(op(aggregate[0], wv));
+        }
+
+        // ---- the tile's prefix ------------------------------------------------------------------
+        const bool need = !smem.first_is_head;
+        const maybe<Acc> tile_excl = prefix(tile, warp_heads != 0, aggregate[0], need);
+
+        // ---- combine: the inclusive value of the element before my first item -------------------
+        // (before-me pair) = warp_excl . lane_excl under the segmented operator; if no head lies
+        // before me in the tile, the tile's prefix goes in front.
+        bool before_has = warp_excl_has, before_head = warp_excl_head;
+        reg_array<Acc, 1> before;
+        if (warp_excl_has) before[0] = warp_excl[0];
+        if (lane != 0) {
+            if (!before_has || lane_excl_head) before[0] = lane_excl;
+            else before[0] = static_cast<Acc>(op(before[0], lane_excl));
+            before_has = true;
+            before_head = before_head || lane_excl_head;
+        }
+        maybe<Acc> run;
+        if (before_has && before_head) run = maybe<Acc>(before[0]);
+        else if (before_has) run = maybe<Acc>(combine(tile_excl, before[0], op));
+        else run = tile_excl;
+
+        // Items before my first head continue the segment open before me.
+        if (run.has) {
+#pragma unroll
+            for (int i = 0; i < items; ++i) {
+                if (h & (head_bit<items>(i) | (head_bit<items>(i) - 1))) break;
+                x[i] = static_cast<Acc>(op(run.get(), x[i]));
+            }
+        }
+        if (p.mode.exclusive) {
+#pragma unroll
+            for (int i = items - 1; i > 0; --i) x[i] = (h & head_bit<items>(i)) ? init : x[i - 1];
+            if (h & 1) x[0] = init;
+            else x[0] = run.get();  // not a head: element mine - 1 exists and run holds its value
+        }
+
+        // ---- store ------------------------------------------------------------------------------
+        if constexpr (vector_out) {
+            if (full && p.mode.out_aligned) {
+                reg_array<out_value, items> o;
+#pragma unroll
+                for (int i = 0; i < items; ++i) o[i] = x[i];
+                store_warp_blocked<items>(p.out + warp_first, slice, lane, o);
+                return;
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < items; ++i)
+            if (full || mine + i < n) p.out[mine + i] = x[i];
+    }
+};
+
+}  // namespace sweep::detail::cuda

@@ -1,0 +1,149 @@
+// sweep/backend/cuda/segmented_scan.hpp -- GPU backend, host side: the segmented-scan entry found
+// by ADL on gpu_tag.
+//
+// Checks what can only be checked here (host iterators at compile time, host pointers at run
+// time), unwraps Thrust pointers in the values, the output and the segment description, then
+// instantiates the engine (dispatch/segmented_scan.cuh). Only translation units compiled by nvcc
+// can do that for now: the precompiled kernels for host-compiled callers do not cover segmented
+// scans yet, and such a call fails to compile with a message that says so.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <sweep/backend/cuda/iterators.hpp>
+#include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/detail/checks.hpp>
+#include <sweep/detail/dispatch.hpp>
+#include <sweep/detail/scan_common.hpp>
+#include <sweep/detail/segments.hpp>
+
+#if defined(__CUDACC__)
+#include <sweep/backend/cuda/dispatch/segmented_scan.cuh>
+#endif
+
+namespace sweep::detail {
+
+namespace cuda {
+
+template <class It>
+void require_device_pointer(It it, const char* name, const char* what) {
+    if constexpr (std::is_pointer_v<It>) {
+        if (!is_device_accessible(static_cast<const void*>(it))) throw_invalid_argument(name, what);
+    }
+}
+
+/// Per segment form: whether it holds a known host iterator, and its device form.
+template <class Segs>
+struct segments_on_device;
+
+template <class KeyIt, class KeyEq>
+struct segments_on_device<key_heads<KeyIt, KeyEq>> {
+    static constexpr bool host_iterator = is_known_host_iterator_v<KeyIt>;
+    static auto convert(const key_heads<KeyIt, KeyEq>& s, const char* name) {
+        auto keys = unwrap(s.keys);
+        require_device_pointer(keys, name, "the keys are not device or managed memory (sweep::gpu)");
+        return key_heads<decltype(keys), KeyEq>{keys, s.key_eq};
+    }
+    template <class D>
+    static bool aligned16(const D& d) {
+        if constexpr (std::is_pointer_v<decltype(d.keys)>)
+            return reinterpret_cast<std::uintptr_t>(d.keys) % 16 == 0;
+        else return false;
+    }
+};
+
+template <class FlagIt>
+struct segments_on_device<flag_heads<FlagIt>> {
+    static constexpr bool host_iterator = is_known_host_iterator_v<FlagIt>;
+    static auto convert(const flag_heads<FlagIt>& s, const char* name) {
+        auto flags = unwrap(s.flags);
+        require_device_pointer(flags, name,
+                               "the head flags are not device or managed memory (sweep::gpu)");
+        return flag_heads<decltype(flags)>{flags};
+    }
+    template <class D>
+    static bool aligned16(const D& d) {
+        if constexpr (std::is_pointer_v<decltype(d.flags)>)
+            return reinterpret_cast<std::uintptr_t>(d.flags) % 16 == 0;
+        else return false;
+    }
+};
+
+template <class OffIt>
+struct segments_on_device<offset_segments<OffIt>> {
+    static constexpr bool host_iterator = is_known_host_iterator_v<OffIt>;
+    static auto convert(const offset_segments<OffIt>& s, const char* name) {
+        auto first = unwrap(s.first);
+        auto last = unwrap(s.last);
+        if (last - first > 0)
+            require_device_pointer(first, name,
+                                   "the offsets are not device or managed memory (sweep::gpu)");
+        return offset_segments<decltype(first)>{first, last};
+    }
+    template <class D>
+    static bool aligned16(const D&) {
+        return false;  // read by a search, never as vectors
+    }
+};
+
+}  // namespace cuda
+
+template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
+          class Init>
+Out segmented_scan(gpu_tag, const P& policy, const char* name, In first, std::int64_t n,
+                   Out d_first, const Segs& segs, Op op, Init init) {
+    using seg_traits = cuda::segments_on_device<Segs>;
+    static_assert(!cuda::is_known_host_iterator_v<In> && !cuda::is_known_host_iterator_v<Out> &&
+                      !seg_traits::host_iterator,
+                  "sweep::gpu: this is a host container's iterator. sweep::gpu needs device "
+                  "memory: raw device pointers, thrust::device_ptr, thrust::device_vector "
+                  "iterators or Thrust fancy iterators over them (values, output, keys, flags "
+                  "and offsets alike).");
+    static_assert(std::is_trivially_copyable_v<Acc>,
+                  "sweep::gpu: the scan's value type (the accumulator) must be trivially copyable.");
+#if !defined(__CUDACC__)
+    static_assert(dependent_false<In, Segs>,
+                  "sweep::gpu segmented scans (inclusive_scan_by_key, exclusive_scan_by_key, "
+                  "segmented_inclusive_scan, segmented_exclusive_scan) from a translation unit "
+                  "not compiled by nvcc: no precompiled kernels for them yet. Compile this call "
+                  "site with nvcc (a .cu file).");
+    (void)policy, (void)name, (void)first, (void)op, (void)init;
+    return d_first + n;
+#else
+    constexpr bool offsets = cuda::is_offset_segments_v<Segs>;
+    auto in = cuda::unwrap(first);
+    auto out = cuda::unwrap(d_first);
+    const auto dsegs = seg_traits::convert(segs, name);
+    if constexpr (offsets) {
+        // An empty offsets range describes only an empty input; nothing to read on the device.
+        if (dsegs.last - dsegs.first <= 0) {
+            if (dsegs.last - dsegs.first < 0) throw_invalid_argument(name, "offsets: o_last < o_first");
+            if (n != 0) throw_invalid_argument(name, "offsets: empty, but the input is not");
+            return d_first;
+        }
+    } else {
+        if (n == 0) return d_first;
+    }
+    if (n > 0) {
+        cuda::require_device_pointer(in, name,
+                                     "the input is not device or managed memory (sweep::gpu)");
+        cuda::require_device_pointer(out, name,
+                                     "the output is not device or managed memory (sweep::gpu)");
+    }
+
+    const stream_t s = policy.has_stream ? policy.stream : nullptr;
+    const cuda::temp_allocator alloc = cuda::make_temp_allocator(policy.resource);
+    constexpr bool ordered = (P::numerics & numerics_deterministic) != 0;
+
+    cuda::reg_array<Acc, 1> init_value;
+    if constexpr (has_init_v<Init>) init_value[0] = static_cast<Acc>(init);
+    cuda::launch_segmented_scan<cuda::default_segmented_tuning<Acc>, ordered, Acc>(
+        name, in, out, n, op, dsegs, init_value, Exclusive, has_init_v<Init>,
+        seg_traits::aligned16(dsegs), s, alloc);
+    if (!policy.has_stream) cuda::synchronize(s, name);
+    return d_first + n;
+#endif
+}
+
+}  // namespace sweep::detail
