@@ -7,4 +7,11 @@ set(SWEEP_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_8_16.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_32.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_64.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_plain_8_16.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_plain_32_64.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_stencil_1.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_stencil_2.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_stencil_4.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_stencil_8.cu
 )

@@ -14,10 +14,8 @@
 #if SWEEP_HAS_TBB
 #include <sweep/backend/tbb/compaction.hpp>
 #endif
-#if SWEEP_HAS_CUDA && __has_include(<sweep/backend/cuda/compaction.hpp>)
+#if SWEEP_HAS_CUDA
 #include <sweep/backend/cuda/compaction.hpp>
-#elif SWEEP_HAS_CUDA
-#include <sweep/detail/not_on_gpu_yet.hpp>
 #endif
 
 namespace sweep {

@@ -1,0 +1,114 @@
+// sweep/backend/cuda/dispatch/compaction.cuh -- GPU backend, host side of stream compaction: sizes
+// the temporary storage, resets the tile states, launches, and brings the kept count back (the
+// algorithms return iterators that depend on it, so these calls wait for their work). No
+// algorithm logic here.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include <sweep/backend/cuda/agent/compaction_agent.cuh>
+#include <sweep/backend/cuda/agent/count_prefix.cuh>
+#include <sweep/backend/cuda/kernels/compaction_kernels.cuh>
+#include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/backend/cuda/tuning/compaction_tuning.cuh>
+#include <sweep/backend/cuda/tuning/scan_tuning.cuh>
+#include <sweep/detail/checks.hpp>
+
+namespace sweep::detail::cuda {
+
+/// Temporary storage: [ ticket (offset 0) | kept count (offset 64) ] in the first 128 bytes, so
+/// that the ticket's atomics share no line with the status polls; then one status word per tile.
+inline constexpr std::size_t compaction_header_bytes = 128;
+inline constexpr std::size_t compaction_count_offset = 64;
+
+template <class T>
+bool compaction_aligned(T it, std::size_t alignment) {
+    if constexpr (std::is_pointer_v<T>) {
+        return reinterpret_cast<std::uintptr_t>(it) % alignment == 0;
+    } else {
+        (void)it;
+        (void)alignment;
+        return false;
+    }
+}
+
+/// One compaction pass over n > 0 elements: the kept ones (pred true: of the stencil element,
+/// or of the input element when stencil_is_input) to out_true in order; with `split`, the others
+/// to out_false in order. `fenced`: out_true aliases the input (the in-place partitions).
+/// Enqueues on `s`, waits for the count and returns it.
+template <class Tuning, class In, class Stencil, class OutT, class OutF, class Pred>
+std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stencil_is_input,
+                            OutT out_true, OutF out_false, bool split, bool fenced, std::int64_t n,
+                            Pred pred, stream_t s, const temp_allocator& alloc) {
+    using agent = compaction_agent<Tuning, In, Stencil, OutT, OutF, Pred>;
+    const std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
+    const bool single = tiles <= single_block_max_tiles;
+    if (tiles > std::numeric_limits<int>::max())
+        throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
+
+    const std::size_t bytes =
+        compaction_header_bytes + (single ? 0 : count_tile_state::status_bytes(tiles));
+    temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
+    auto* base = static_cast<unsigned char*>(temp.get());
+    auto* total = reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
+    const typename agent::params p{in,    stencil, out_true, out_false,        n,
+                                   total, pred,    split,    fenced,           stencil_is_input,
+                                   compaction_aligned(in, 4),
+                                   compaction_aligned(stencil, 4)};
+    if (single) {
+        compaction_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
+    } else {
+        // The one reset per call (docs/decisions/0001-tile-state-reset.md): ticket + statuses.
+        memset_async(base, bytes, s, name);
+        const count_tile_state state =
+            count_tile_state::make(base + compaction_header_bytes, nullptr, tiles);
+        compaction_lookback_kernel<agent><<<static_cast<unsigned>(tiles), agent::threads, 0, s>>>(
+            p, state, reinterpret_cast<unsigned int*>(base), tiles);
+    }
+    check_launch(name);
+    std::int64_t kept = 0;
+    check(static_cast<int>(cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
+          name, "cudaMemcpyAsync");
+    synchronize(s, name);
+    return kept;
+}
+
+/// The in-place partitions (both stable): one pass writes the kept elements in order to the
+/// front of the range itself and the rejected ones in order to a temporary; then the temporary
+/// is copied behind the kept ones. `in` reads the range (a const pointer for raw pointers),
+/// `first` writes it. Why the one pass is race-free: count_prefix.cuh and docs/compaction.md.
+template <class Tuning, class In, class It, class Pred>
+std::int64_t run_partition_in_place(const char* name, In in, It first, std::int64_t n, Pred pred,
+                                    stream_t s, const temp_allocator& alloc) {
+    using T = compaction_value_t<In>;
+    // Allocated before anything moves: std::bad_alloc leaves the range unchanged.
+    temp_buffer rejected(alloc, static_cast<std::size_t>(n) * sizeof(T), s);
+    T* const r = static_cast<T*>(rejected.get());
+    const std::int64_t kept =
+        run_compaction<Tuning>(name, in, in, true, first, r, true, true, n, pred, s, alloc);
+    if (kept < n) {
+        const std::int64_t count = n - kept;
+        if constexpr (std::is_pointer_v<It>) {
+            check(static_cast<int>(cudaMemcpyAsync(first + kept, r,
+                                                   static_cast<std::size_t>(count) * sizeof(T),
+                                                   cudaMemcpyDeviceToDevice, s)),
+                  name, "cudaMemcpyAsync");
+        } else {
+            const auto kernel = compaction_copy_kernel<T, It>;
+            const std::int64_t resident =
+                resident_blocks(reinterpret_cast<const void*>(kernel), 256, name);
+            const std::int64_t want = (count + 255) / 256;
+            kernel<<<static_cast<unsigned>(want < resident ? want : resident), 256, 0, s>>>(
+                r, first + kept, count);
+            check_launch(name);
+        }
+    }
+    synchronize(s, name);
+    return kept;
+}
+
+}  // namespace sweep::detail::cuda

@@ -1,0 +1,55 @@
+// sweep/backend/cuda/kernels/compaction_kernels.cuh -- GPU backend, kernels: the __global__ entry
+// points of stream compaction, nothing else. Their bodies pick a tile and hand it to the agent.
+#pragma once
+
+#include <cstdint>
+
+#include <sweep/backend/cuda/agent/compaction_agent.cuh>
+#include <sweep/backend/cuda/agent/count_prefix.cuh>
+
+namespace sweep::detail::cuda {
+
+/// Small inputs: one block compacts every tile in order, carrying the count.
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads)
+    compaction_single_block_kernel(const typename Agent::params p) {
+    __shared__ typename Agent::shared_storage smem;
+    Agent agent(p, smem);
+    count_carry prefix;
+    const std::int64_t tiles = (p.n + Agent::tile_items - 1) / Agent::tile_items;
+    std::int64_t total = 0;
+    for (std::int64_t t = 0; t < tiles; ++t) {
+        if (t != 0) __syncthreads();  // the previous tile is done with shared memory
+        total = agent.run_tile(t, prefix);
+    }
+    if (threadIdx.x == 0) *p.total = total;
+}
+
+/// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
+/// dispatch layer zeroed the ticket and the tile states before this launch). The last tile
+/// writes the kept count.
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
+    compaction_lookback_kernel(const typename Agent::params p, const count_tile_state state,
+                               unsigned int* ticket, std::int64_t tiles) {
+    __shared__ typename Agent::shared_storage smem;
+    Agent agent(p, smem);
+    // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
+    if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
+    __syncthreads();
+    const std::int64_t tile = smem.tile;
+    count_lookback<count_tile_state> prefix{state, p.fenced};
+    const std::int64_t total = agent.run_tile(tile, prefix);
+    if (threadIdx.x == 0 && tile == tiles - 1) *p.total = total;
+}
+
+/// The in-place partitions' second step for iterators that are not raw pointers (raw pointers
+/// take cudaMemcpyAsync): dst[i] = src[i] for i < count.
+template <class T, class Out>
+__global__ void __launch_bounds__(256) compaction_copy_kernel(const T* src, Out dst, std::int64_t count) {
+    const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+    for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride)
+        dst[i] = src[i];
+}
+
+}  // namespace sweep::detail::cuda

@@ -1,0 +1,43 @@
+// sweep/backend/cuda/tuning/compaction_tuning.cuh -- GPU backend, tuning: the tile geometry of
+// stream compaction (copy_if, partition_copy, the in-place partitions).
+//
+// Plain constexpr data chosen by the element's size. A thread holds `rounds` groups of `vec`
+// consecutive elements; lane l of a warp holds group (round * 32 + l) of the warp's segment, so
+// that every round of a warp covers 32 * vec consecutive elements (agent/compaction_agent.cuh).
+// vec = 4 / sizeof(T) for 1- and 2-byte elements (a lane then loads one 32-bit word per round),
+// 1 otherwise.
+#pragma once
+
+#include <cstddef>
+
+namespace sweep::detail::cuda {
+
+/// threads per block, rounds per thread. MinBlocks: blocks an SM must fit (__launch_bounds__).
+template <int Threads, int Rounds, int MinBlocks = 1>
+struct compaction_tuning {
+    static constexpr int threads = Threads;
+    static constexpr int rounds = Rounds;
+    static constexpr int min_blocks = MinBlocks;
+};
+
+/// Elements per lane and round for a value of `Size` bytes.
+constexpr int compaction_vec(std::size_t size) { return size == 1 ? 4 : size == 2 ? 2 : 1; }
+
+// Starting points, not yet measured on the H200 (perf/gpu/bench_gpu_compaction.cu `tuning` runs
+// the alternatives): the scan engine's finding (perf/notes-gpu.md) is that tiles of 16 KB in
+// 128-thread blocks keep the most blocks resident, and that the look-back wait, not the loads,
+// is what resident blocks hide. The same tile bytes are used here: 128 threads and 16 KB of
+// input per tile (8 KB for 1-byte types, whose 64 items per thread fill the 64-bit flag mask).
+template <std::size_t Size>
+struct default_compaction_tuning_for {
+    using type = compaction_tuning<128, (Size <= 16 ? 8 : 4)>;  // 16 KB (16 B), 12 KB (24 B)
+};
+template <> struct default_compaction_tuning_for<1> { using type = compaction_tuning<128, 16>; };  // 8 KB
+template <> struct default_compaction_tuning_for<2> { using type = compaction_tuning<128, 32>; };  // 16 KB
+template <> struct default_compaction_tuning_for<4> { using type = compaction_tuning<128, 32>; };  // 16 KB
+template <> struct default_compaction_tuning_for<8> { using type = compaction_tuning<128, 16>; };  // 16 KB
+
+template <class T>
+using default_compaction_tuning = typename default_compaction_tuning_for<sizeof(T)>::type;
+
+}  // namespace sweep::detail::cuda
