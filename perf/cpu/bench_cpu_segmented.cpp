@@ -13,7 +13,8 @@
 // row). Ceiling: a oneTBB-parallel memcpy of n int32.
 // Method as in perf/cpu/bench_cpu.cpp and /work/shared/ANCHORS.md: inputs generated once per
 // distribution (values random, never zero), one warm-up call, every call timed on the wall clock,
-// the median call gives GB/s (each byte read plus each byte written once). Flags: --n=N,
+// the median call gives GB/s (each byte read plus each byte written once); every result is
+// compared with sweep::seq's ("ok" in the summary, counter matches_seq). Flags: --n=N,
 // --threads=K (caps every library via tbb::global_control). The summary goes to stderr.
 #include <benchmark/benchmark.h>
 
@@ -68,6 +69,7 @@ struct inputs {
     std::unique_ptr<std::int32_t[]> values = alloc<std::int32_t>(g_n);
     std::unique_ptr<std::int32_t[]> out = alloc<std::int32_t>(g_n);
     std::unique_ptr<std::int32_t[]> keys = alloc<std::int32_t>(g_n);
+    std::unique_ptr<std::int32_t[]> ref = alloc<std::int32_t>(g_n);  // seq's result
     std::vector<std::int32_t> offsets;
     std::string current;  // the distribution keys/offsets hold
     inputs() {
@@ -109,6 +111,11 @@ struct inputs {
             ++id;
         }
         offsets.push_back(static_cast<std::int32_t>(g_n));
+        sweep::inclusive_scan_by_key(sweep::seq, k, k + g_n, values.get(), ref.get());
+    }
+    /// Does the last result equal seq's?
+    bool check() const {
+        return std::memcmp(out.get(), ref.get(), static_cast<std::size_t>(g_n) * 4) == 0;
     }
 };
 inputs& data() {
@@ -121,6 +128,7 @@ std::map<std::string, double>& results() {
     return r;
 }
 std::map<std::string, double> g_segments;  // distribution -> segment count
+std::map<std::string, bool> g_checks;       // benchmark -> result equals seq's
 double g_memcpy_gbps = 0;
 std::string g_current;
 
@@ -145,6 +153,11 @@ void timed(benchmark::State& state, double bytes, Run run) {
     state.counters["n"] = static_cast<double>(g_n);
     if (g_memcpy_gbps > 0) state.counters["pct_memcpy"] = 100.0 * gbps / g_memcpy_gbps;
     results()[g_current] = gbps;
+    if (g_current.rfind("memcpy", 0) != 0) {
+        const bool good = data().check();
+        g_checks[g_current] = good;
+        state.counters["matches_seq"] = good ? 1 : 0;
+    }
 }
 
 void memcpy_tbb(benchmark::State& st) {
@@ -249,11 +262,19 @@ void print_summary() {
         const double t = get("by_key_i32_" + b + "/tbb_parallel_scan");
         const double o = get("offsets_i32_" + b + "/sweep_par");
         if (s == 0 && t == 0 && o == 0) continue;
+        bool all_ok = true;
+        for (const char* impl : {"by_key_i32_", "offsets_i32_"}) {
+            for (const char* who : {"/sweep_par", "/tbb_parallel_scan"}) {
+                const auto it = g_checks.find(impl + b + who);
+                if (it != g_checks.end()) all_ok = all_ok && it->second;
+            }
+        }
         std::fprintf(stderr,
                      "%-10s %12.0f | %6.1f %5.1f%% (%5.2fx)      | %6.1f %5.1f%%              | "
-                     "%6.1f %5.1f%% (%5.2fx, %5.2fx)\n",
+                     "%6.1f %5.1f%% (%5.2fx, %5.2fx) %s\n",
                      dist.name, g_segments[b], s, pct(s), t > 0 ? s / t : 0.0, t, pct(t), o,
-                     pct(o), t > 0 ? o / t : 0.0, s > 0 ? o / s : 0.0);
+                     pct(o), t > 0 ? o / t : 0.0, s > 0 ? o / s : 0.0,
+                     all_ok ? "ok" : "MISMATCH with seq");
     }
 }
 
