@@ -114,6 +114,9 @@ Out segmented_scan(gpu_tag, const P& policy, const char* name, In first, std::in
     constexpr bool offsets = cuda::is_offset_segments_v<Segs>;
     auto in = cuda::unwrap(first);
     auto out = cuda::unwrap(d_first);
+    if constexpr (!offsets) {
+        if (n == 0) return d_first;  // touches nothing: no pointer is even checked, as for scans
+    }
     const auto dsegs = seg_traits::convert(segs, name);
     if constexpr (offsets) {
         // An empty offsets range describes only an empty input; nothing to read on the device.
@@ -122,8 +125,6 @@ Out segmented_scan(gpu_tag, const P& policy, const char* name, In first, std::in
             if (n != 0) throw_invalid_argument(name, "offsets: empty, but the input is not");
             return d_first;
         }
-    } else {
-        if (n == 0) return d_first;
     }
     if (n > 0) {
         cuda::require_device_pointer(in, name,
