@@ -3,8 +3,7 @@
 #   asan: AddressSanitizer + UndefinedBehaviorSanitizer (every host test; any report fails)
 #   tsan: ThreadSanitizer over the tests that run oneTBB paths (par backend, policies)
 # CPU-only build (the GPU suite runs under compute-sanitizer on the GPU machine instead:
-# perf/gpu/run_device.sh sanitize). Uses oneTBB's own suppressions-free run: oneTBB 2021 is
-# TSan-clean for the primitives sweep uses (parallel_for, task_group, task_arena).
+# perf/gpu/run_device.sh sanitize). docs/reliability.md records the runs and their results.
 set -euo pipefail
 kind=${1:?usage: scripts/sanitize.sh asan|tsan [BUILD_DIR]}
 root="$(cd "$(dirname "$0")/.." && pwd)"
