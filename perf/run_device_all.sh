@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# perf/run_device_all.sh gpu|cpu -- one call on the GPU machine (see /work/.library/device):
+#   gpu: build everything, run every GPU test (rc and summary line each), compute-sanitizer
+#        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented).
+#   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores.
+# Logs and tables go to $OUT (the perf tables as .md; everything else in one archive).
+set -u
+what=${1:-gpu}
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT" /tmp/deps
+for f in .deps/*.deb; do dpkg -x "$f" /tmp/deps; done
+export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu
+log() { echo "$@" | tee -a "$OUT/summary.md"; }
+if [ "$what" = gpu ]; then
+  B=/tmp/bg
+  cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
+  ( time cmake --build $B -j16 -- -k ) >"$OUT/build.log" 2>&1
+  grep -E "error" -A3 "$OUT/build.log" | head -30
+  log "build: $(grep real "$OUT/build.log")"
+  nvidia-smi --query-gpu=name,clocks.sm,temperature.gpu --format=csv,noheader | tee -a "$OUT/summary.md"
+  for t in $B/test/test_gpu_*; do
+    n=$(basename "$t")
+    timeout 300 "$t" >"$OUT/$n.log" 2>&1
+    rc=$?
+    log "$n: rc=$rc $(grep -E 'passed|failed' "$OUT/$n.log" | tail -1)"
+  done
+  for t in ${SAN_TESTS:-test_gpu_scan_semantics test_gpu_compaction test_gpu_segmented_scan}; do
+    [ -x $B/test/$t ] || continue
+    timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/$t >"$OUT/memcheck_$t.log" 2>&1
+    log "memcheck $t: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
+  done
+  timeout 150 $B/perf/gpu/sweep_perf_gpu_scan 28 10 >"$OUT/perf_scan.md" 2>&1
+  [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
+  timeout 100 $B/perf/gpu/sweep_perf_gpu_segmented 24,28 int32,int8 >"$OUT/perf_segmented.md" 2>&1
+else
+  B=/tmp/bc
+  cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
+  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_segmented test_par_radix test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
+  grep -E "error" -A3 "$OUT/build.log" | head -30
+  for t in test_par_radix test_segmented_par test_radix_sort test_segmented_scan; do
+    timeout 200 $B/test/$t >"$OUT/$t.log" 2>&1
+    log "$t: rc=$? $(grep -E 'passed|failed' "$OUT/$t.log" | tail -1)"
+  done
+  log "cores: $(nproc); load: $(uptime)"
+  timeout 150 $B/perf/sweep_perf_cpu_radix >"$OUT/perf_cpu_radix.md" 2>&1
+  timeout 120 $B/perf/sweep_perf_cpu_segmented >"$OUT/perf_cpu_segmented.md" 2>&1
+  timeout 120 $B/perf/sweep_perf_cpu >"$OUT/perf_cpu.md" 2>&1
+fi
+(cd "$OUT" && tar czf logs-$what.tgz --remove-files *.log 2>/dev/null)
