@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <optional>
 #include <thread>
 #include <type_traits>
@@ -98,14 +99,17 @@ inline int ceil_log2(std::int64_t x) noexcept {
 /// n elements of T, uninitialized. Mapped with huge pages (temporary.hpp) when `mapped` and at
 /// least stream_bytes, where first-touch faults are most of the cost of fresh memory; else from
 /// operator new, whose heap serves repeated calls without new faults. Per-worker scratch is never
-/// mapped: a worker touches only what its buckets need, and a huge page is cleared whole.
-template <class T>
+/// mapped: a worker touches only what its buckets need, and a huge page is cleared whole. T is
+/// trivially copyable (an implicit-lifetime type), so raw storage holds it without construction,
+/// and T need not be default-constructible.
+template <class T, std::size_t Align = alignof(T)>
 class buffer {
 public:
     explicit buffer(std::int64_t n, bool mapped = false) {
         if (n <= 0) return;
-        if (!mapped || static_cast<std::uint64_t>(n) * sizeof(T) < static_cast<std::uint64_t>(stream_bytes)) {
-            small_.reset(new T[static_cast<std::size_t>(n)]);
+        const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+        if (!mapped || bytes < static_cast<std::size_t>(stream_bytes)) {
+            small_.reset(static_cast<T*>(::operator new(bytes, std::align_val_t{align})));
             p_ = small_.get();
         } else {
             big_.emplace(n);
@@ -115,13 +119,19 @@ public:
     T* get() const noexcept { return p_; }
 
 private:
-    std::unique_ptr<T[]> small_;
+    static constexpr std::size_t align = Align > 64 ? Align : 64;
+    struct release {
+        void operator()(T* p) const noexcept { ::operator delete(p, std::align_val_t{align}); }
+    };
+    std::unique_ptr<T, release> small_;
     std::optional<raw_temporary<T>> big_;
     T* p_ = nullptr;
 };
 
 template <class V>
-using value_buffer = buffer<std::conditional_t<has_values_v<V>, V, char>>;
+using value_buffer_t = std::conditional_t<has_values_v<V>, V, char>;
+template <class V>
+using value_buffer = buffer<value_buffer_t<V>>;
 
 /// A carry slot's publication flag, alone on its cache line.
 struct alignas(64) chain_flag {
@@ -186,8 +196,8 @@ public:
         std::vector<chain_flag> flags;
         std::vector<survey_acc<U>> acc;
         std::vector<std::uint32_t> order;
-        buffer<std::byte> wc;
-        memory(std::int64_t n, std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
+        buffer<std::byte, alignof(value_buffer_t<V>)> wc;  // values' lines follow the keys' lines
+        memory(std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
             : tk(temp, true), tv(has_values_v<V> ? temp : 0, true), sk(scratch * workers),
               sv(has_values_v<V> ? scratch * workers : 0),
               counts(static_cast<std::size_t>(count_stride * workers)),
@@ -196,9 +206,7 @@ public:
               carries(parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0),
               flags(parallel ? chain_slots : 0), acc(parallel ? workers : 0),
               order(parallel ? static_cast<std::size_t>(radix_max) : 0),
-              wc(temp > 0 ? wc_bytes * workers + 64 : 0) {
-            (void)n;
-        }
+              wc(temp > 0 ? wc_bytes * workers : 0) {}
     };
 
     sorter(K* keys, V* vals, memory& m, std::int64_t scratch, int workers)
@@ -224,10 +232,7 @@ private:
     std::uint32_t* counts(int w) const noexcept { return m_.counts.data() + w * count_stride; }
     std::int64_t* offs(int w) const noexcept { return m_.offs.data() + w * offs_stride; }
     std::int64_t* firsts(int w) const noexcept { return offs(w) + offs_stride / 2; }
-    std::byte* wc(int w) const noexcept {
-        const auto a = reinterpret_cast<std::uintptr_t>(m_.wc.get());
-        return m_.wc.get() + ((64 - a % 64) % 64) + w * wc_bytes;
-    }
+    std::byte* wc(int w) const noexcept { return m_.wc.get() + w * wc_bytes; }  // 64-aligned
     /// The write-combining scatter into an out-of-cache destination (streaming stores when the
     /// pass is larger than a last-level cache could hold).
     template <class Src, class Dst>
@@ -256,10 +261,10 @@ private:
     // ---- one thread -----------------------------------------------------------------------------
 
     /// Sorts x[lo, lo + n) by bits [bit_lo, bit_hi) (all other bits are equal within the range)
-    /// into the caller's range, on one thread with worker w's scratch.
+    /// into the caller's range, on one thread with worker w's scratch. depth: serial splits above.
     template <class X>
-    void serial_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi,
-                     int w) const noexcept {
+    void serial_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, int w,
+                     int depth = 0) const noexcept {
         const X xs = x.at(lo);
         const C cs = c_.at(lo);
         if (n <= 1 || bit_hi <= bit_lo) {
@@ -275,11 +280,20 @@ private:
                                  offs(w));
             return;
         }
-        // Too large for cache: split on the top split_bits into the other buffer, recurse.
+        // Too large for cache: split into the other buffer and recurse. Deeper splits (skewed
+        // keys only) are narrower, so that the stack holds at most 2^split_bits + 63 * 2^8 bounds.
+        if (depth == 0) serial_split<split_bits>(x, lo, n, bit_lo, bit_hi, w, depth);
+        else serial_split<8>(x, lo, n, bit_lo, bit_hi, w, depth);
+    }
+
+    template <int Bits, class X>
+    void serial_split(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, int w,
+                      int depth) const noexcept {
+        const X xs = x.at(lo);
         const auto ys = other<X>().at(lo);
-        std::array<std::int64_t, (std::size_t{1} << split_bits) + 1> bound;
+        std::array<std::int64_t, (std::size_t{1} << Bits) + 1> bound;
         digit d{};
-        const int want = msd_width(n, bit_hi - bit_lo, 1, split_bits);
+        const int want = msd_width(n, bit_hi - bit_lo, 1, Bits);
         for (;;) {
             const int b = std::min(want, bit_hi - bit_lo);
             d = digit{bit_hi - b, b};
@@ -290,7 +304,7 @@ private:
                 break;
             bit_hi = d.shift;  // constant over the range: nothing to move
             if (bit_hi <= bit_lo) {
-                if constexpr (!X::is_caller) copy_range(xs, cs, n);
+                if constexpr (!X::is_caller) copy_range(xs, c_.at(lo), n);
                 return;
             }
         }
@@ -300,7 +314,8 @@ private:
         scatter_far(xs, n, d, ys, off, w, n * elem_bytes >= stream_bytes);
         for (std::uint32_t j = 0; j < d.radix(); ++j)
             if (bound[j + 1] > bound[j])
-                serial_sort(other<X>(), lo + bound[j], bound[j + 1] - bound[j], bit_lo, d.shift, w);
+                serial_sort(other<X>(), lo + bound[j], bound[j + 1] - bound[j], bit_lo, d.shift, w,
+                            depth + 1);
     }
 
     // ---- parallel -------------------------------------------------------------------------------
@@ -511,14 +526,13 @@ template <bool Desc, class K, class V>
 void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
     using S = sorter<K, Desc, V>;
     const int workers = max_threads > 0 ? max_threads : tbb::this_task_arena::max_concurrency();
+    const std::int64_t scratch = std::min(n, S::lsd_max);  // per worker
     if (workers <= 1 || n < serial_below) {
-        const std::int64_t scratch = std::min(n, S::lsd_max);
-        typename S::memory m(n, n > scratch ? n : 0, scratch, 1, false);
+        typename S::memory m(n > scratch ? n : 0, scratch, 1, false);
         S(keys, vals, m, scratch, 1).serial(n);
         return;
     }
-    const std::int64_t scratch = std::min(n, S::lsd_max);
-    typename S::memory m(n, n, scratch, workers, true);
+    typename S::memory m(n, scratch, workers, true);
     S s(keys, vals, m, scratch, workers);
     in_arena(max_threads, [&](int) { s.parallel(n); });
 }
