@@ -336,6 +336,64 @@ TEST_CASE("par radix: value types of 1, 8 and 24 bytes", "[par][radix]") {
     }
 }
 
+namespace {
+// Trivially copyable values the seq oracle could not hold (no default constructor), over-aligned,
+// and of an odd size.
+struct no_default {
+    explicit no_default(std::uint32_t x) : v(x) {}
+    std::uint32_t v;
+    friend bool operator==(const no_default&, const no_default&) = default;
+};
+struct alignas(128) wide_aligned {
+    std::uint64_t v;
+    friend bool operator==(const wide_aligned&, const wide_aligned&) = default;
+};
+struct three_bytes {
+    std::uint8_t b[3];
+    friend bool operator==(const three_bytes&, const three_bytes&) = default;
+};
+static_assert(std::is_trivially_copyable_v<no_default> && !std::is_default_constructible_v<no_default>);
+static_assert(sizeof(three_bytes) == 3 && alignof(wide_aligned) == 128);
+}  // namespace
+
+TEST_CASE("par radix: values without a default constructor, over-aligned, of 3 bytes",
+          "[par][radix]") {
+    for (const std::int64_t n : {1000, 300001}) {
+        INFO("n = " << n);
+        auto g = rng(7450 + static_cast<std::uint64_t>(n));
+        const auto keys = make_keys<std::int8_t>(n, shape::uniform, g);
+        const auto keys64 = make_keys<double>(n, shape::edges, g);
+        const auto order = stable_order(keys, false);
+        const auto order64 = stable_order(keys64, true);
+        std::vector<no_default> nd;
+        std::vector<wide_aligned> wa(keys.size());
+        std::vector<three_bytes> tb(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            nd.emplace_back(static_cast<std::uint32_t>(i));
+            wa[i].v = i * 3;
+            tb[i] = three_bytes{{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i >> 8),
+                                 static_cast<std::uint8_t>(i >> 16)}};
+        }
+        for_each_thread_count([&](const auto& pol) {
+            auto k = keys;
+            auto a = nd;
+            sweep::radix_sort_by_key(pol, k.begin(), k.end(), a.begin());
+            auto k2 = keys;
+            auto b = wa;
+            sweep::radix_sort_by_key(pol, k2.begin(), k2.end(), b.begin());
+            auto k3 = keys64;
+            auto c = tb;
+            sweep::radix_sort_by_key(pol, k3.begin(), k3.end(), c.begin(), sweep::descending);
+            for (std::size_t i = 0; i < keys.size(); ++i) {
+                REQUIRE(k[i] == keys[order[i]]);
+                REQUIRE(a[i] == nd[order[i]]);
+                REQUIRE(b[i] == wa[order[i]]);
+                REQUIRE(c[i] == tb[order64[i]]);
+            }
+        });
+    }
+}
+
 TEST_CASE("par radix: in place on a sub-range; non-contiguous iterators", "[par][radix]") {
     for (const std::int64_t n : {5000, 100003}) {
         INFO("n = " << n);

@@ -218,7 +218,7 @@ void insertion_sort(const Src& src, const Tmp& tmp, const Dst& dst, std::int64_t
 
 /// The digits that cover bits [lo, hi) in near-equal widths of at most max_bits, lowest first.
 struct digit_list {
-    digit d[64];
+    digit d[64]{};
     int count = 0;
     digit_list(int lo, int hi, int max_bits) noexcept {
         const int w = hi - lo;
@@ -233,10 +233,10 @@ struct digit_list {
 };
 
 /// Histograms of every digit of dl over src[0, n) in one read; digit j counts into
-/// counts[j * Stride, ...). The digit count is made a compile-time constant so that the inner loop
+/// counts[j * stride, ...). The digit count is made a compile-time constant so that the inner loop
 /// unrolls (a loop over a runtime digit count ran at half the speed).
-template <std::int64_t Stride, int D, class Src>
-void count_digits_fixed(const Src& src, std::int64_t n, const digit_list& dl,
+template <int D, class Src>
+void count_digits_fixed(const Src& src, std::int64_t n, const digit_list& dl, std::int64_t stride,
                         std::uint32_t* counts) noexcept {
     int shift[D];
     std::uint32_t mask[D];
@@ -247,38 +247,45 @@ void count_digits_fixed(const Src& src, std::int64_t n, const digit_list& dl,
     for (std::int64_t i = 0; i < n; ++i) {
         const auto u = src.key(i);
         for (int j = 0; j < D; ++j)
-            ++counts[j * Stride + (static_cast<std::uint32_t>(u >> shift[j]) & mask[j])];
+            ++counts[j * stride + (static_cast<std::uint32_t>(u >> shift[j]) & mask[j])];
     }
 }
-template <std::int64_t Stride, class Src>
-void count_digits(const Src& src, std::int64_t n, const digit_list& dl,
+template <class Src>
+void count_digits(const Src& src, std::int64_t n, const digit_list& dl, std::int64_t stride,
                   std::uint32_t* counts) noexcept {
     switch (dl.count) {
-        case 1: return count_digits_fixed<Stride, 1>(src, n, dl, counts);
-        case 2: return count_digits_fixed<Stride, 2>(src, n, dl, counts);
-        case 3: return count_digits_fixed<Stride, 3>(src, n, dl, counts);
-        case 4: return count_digits_fixed<Stride, 4>(src, n, dl, counts);
-        case 5: return count_digits_fixed<Stride, 5>(src, n, dl, counts);
-        case 6: return count_digits_fixed<Stride, 6>(src, n, dl, counts);
-        case 7: return count_digits_fixed<Stride, 7>(src, n, dl, counts);
+        case 1: return count_digits_fixed<1>(src, n, dl, stride, counts);
+        case 2: return count_digits_fixed<2>(src, n, dl, stride, counts);
+        case 3: return count_digits_fixed<3>(src, n, dl, stride, counts);
+        case 4: return count_digits_fixed<4>(src, n, dl, stride, counts);
+        case 5: return count_digits_fixed<5>(src, n, dl, stride, counts);
+        case 6: return count_digits_fixed<6>(src, n, dl, stride, counts);
         default:
-            for (int j = 0; j < dl.count; ++j)
-                count_digit(src, n, dl.d[j], counts + j * Stride);
+            for (int j = 0; j < dl.count; ++j) count_digit(src, n, dl.d[j], counts + j * stride);
     }
 }
 
+/// Counters a serial LSD needs at most: digits of w <= LsdBits bits over 64 bits, 2^w each.
+inline constexpr std::int64_t lsd_counters(int lsd_bits) noexcept {
+    std::int64_t most = 0;
+    for (int w = 1; w <= lsd_bits; ++w)
+        most = std::max(most, static_cast<std::int64_t>((64 + w - 1) / w) << w);
+    return most;
+}
+
 /// Serial LSD radix sort of x[0, n) by bits [bit_lo, bit_hi), result in c[0, n) (the caller's
-/// range). s is a bits side of n elements of scratch; counts holds digits * 2^lsd_bits counters
-/// and off 2^lsd_bits positions. One read counts every digit; digits constant over the range are
+/// range), in digits of at most max_bits (<= LsdBits) bits. s is a bits side of n elements of
+/// scratch; counts holds lsd_counters(LsdBits) counters and off 2^LsdBits positions. One read counts every digit; digits constant over the range are
 /// skipped. Passes alternate between s and x (a bits x is free once read); when x is the caller's
 /// range itself and the pass count is odd, one copy brings the result back.
 template <int LsdBits, class X, class C, class S>
 void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, int bit_hi,
-                std::uint32_t* counts, std::int64_t* off) noexcept {
-    const digit_list dl(bit_lo, bit_hi, LsdBits);
-    constexpr std::int64_t stride = std::int64_t{1} << LsdBits;
+                int max_bits, std::uint32_t* counts, std::int64_t* off) noexcept {
+    const digit_list dl(bit_lo, bit_hi, std::min(max_bits, LsdBits));
+    // Digits are at most max_bits wide, so dl.count * stride <= lsd_counters(LsdBits).
+    const std::int64_t stride = std::int64_t{1} << dl.d[0].bits;  // the first digit is widest
     std::fill(counts, counts + dl.count * stride, 0u);
-    count_digits<stride>(x, n, dl, counts);
+    count_digits(x, n, dl, stride, counts);
     int active[64];
     int r = 0;
     for (int j = 0; j < dl.count; ++j) {

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <optional>
 #include <thread>
 #include <type_traits>
@@ -47,7 +48,7 @@ namespace sweep::detail::tbb_backend::radix {
 // ---- tuning (docs/radix_sort.md has the measurements) -------------------------------------------
 
 #ifndef SWEEP_RADIX_LSD_BITS
-#define SWEEP_RADIX_LSD_BITS 8
+#define SWEEP_RADIX_LSD_BITS 11
 #endif
 #ifndef SWEEP_RADIX_MSD_BITS
 #define SWEEP_RADIX_MSD_BITS 11
@@ -56,7 +57,7 @@ namespace sweep::detail::tbb_backend::radix {
 #define SWEEP_RADIX_LEAF_KIB 256
 #endif
 #ifndef SWEEP_RADIX_BLOCK_KIB
-#define SWEEP_RADIX_BLOCK_KIB 256
+#define SWEEP_RADIX_BLOCK_KIB 512
 #endif
 #ifndef SWEEP_RADIX_SERIAL_BELOW
 #define SWEEP_RADIX_SERIAL_BELOW 65536
@@ -64,11 +65,18 @@ namespace sweep::detail::tbb_backend::radix {
 
 /// Digit width of the in-cache LSD passes.
 inline constexpr int lsd_bits = SWEEP_RADIX_LSD_BITS;
+/// A serial LSD over n keys uses digits of at most log2(n) - lsd_small_shift bits.
+#ifndef SWEEP_RADIX_LSD_SMALL_SHIFT
+#define SWEEP_RADIX_LSD_SMALL_SHIFT 2
+#endif
+inline constexpr int lsd_small_shift = SWEEP_RADIX_LSD_SMALL_SHIFT;
 /// Widest MSD digit of a parallel pass.
 inline constexpr int max_msd_bits = SWEEP_RADIX_MSD_BITS;
-/// Bytes (keys + values) of a bucket sorted by serial LSD: source, scratch and destination stay in
-/// a 1-2 MiB L2.
+/// Bytes (keys + values) of the buckets an MSD pass aims at ("a leaf"): source, scratch and
+/// destination of its serial LSD stay in a 1-2 MiB L2. A serial LSD takes up to lsd_leaves leaves.
 inline constexpr std::int64_t leaf_bytes = std::int64_t{SWEEP_RADIX_LEAF_KIB} << 10;
+/// Largest range of a serial LSD, in leaves.
+inline constexpr std::int64_t lsd_leaves = 4;
 /// Bytes (keys + values) per block of the chained MSD pass: counted, then scattered from L2.
 inline constexpr std::int64_t block_bytes = std::int64_t{SWEEP_RADIX_BLOCK_KIB} << 10;
 /// Below this many keys the whole sort runs on the calling thread.
@@ -88,14 +96,20 @@ inline int ceil_log2(std::int64_t x) noexcept {
     return x <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(x - 1));
 }
 
-/// n elements of T: operator new below 1 MiB, else mapped (huge pages, temporary.hpp).
-template <class T>
+/// n elements of T, uninitialized. Mapped with huge pages (temporary.hpp) when `mapped` and at
+/// least stream_bytes, where first-touch faults are most of the cost of fresh memory; else from
+/// operator new, whose heap serves repeated calls without new faults. Per-worker scratch is never
+/// mapped: a worker touches only what its buckets need, and a huge page is cleared whole. T is
+/// trivially copyable (an implicit-lifetime type), so raw storage holds it without construction,
+/// and T need not be default-constructible.
+template <class T, std::size_t Align = alignof(T)>
 class buffer {
 public:
-    explicit buffer(std::int64_t n) {
+    explicit buffer(std::int64_t n, bool mapped = false) {
         if (n <= 0) return;
-        if (static_cast<std::uint64_t>(n) * sizeof(T) < (std::uint64_t{1} << 20)) {
-            small_.reset(new T[static_cast<std::size_t>(n)]);
+        const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+        if (!mapped || bytes < static_cast<std::size_t>(stream_bytes)) {
+            small_.reset(static_cast<T*>(::operator new(bytes, std::align_val_t{align})));
             p_ = small_.get();
         } else {
             big_.emplace(n);
@@ -105,13 +119,19 @@ public:
     T* get() const noexcept { return p_; }
 
 private:
-    std::unique_ptr<T[]> small_;
+    static constexpr std::size_t align = Align > 64 ? Align : 64;
+    struct release {
+        void operator()(T* p) const noexcept { ::operator delete(p, std::align_val_t{align}); }
+    };
+    std::unique_ptr<T, release> small_;
     std::optional<raw_temporary<T>> big_;
     T* p_ = nullptr;
 };
 
 template <class V>
-using value_buffer = buffer<std::conditional_t<has_values_v<V>, V, char>>;
+using value_buffer_t = std::conditional_t<has_values_v<V>, V, char>;
+template <class V>
+using value_buffer = buffer<value_buffer_t<V>>;
 
 /// A carry slot's publication flag, alone on its cache line.
 struct alignas(64) chain_flag {
@@ -151,12 +171,12 @@ public:
     static constexpr int key_bits = 8 * static_cast<int>(sizeof(U));
     static constexpr std::int64_t elem_bytes =
         static_cast<std::int64_t>(sizeof(U) + (has_values_v<V> ? sizeof(V) : 0));
-    /// The largest range a serial LSD sorts.
+    /// The bucket size MSD passes aim at, and the largest range a serial LSD sorts (a few leaves:
+    /// a bucket just over the aim costs some L3 traffic, less than one more split pass).
     static constexpr std::int64_t leaf = std::max<std::int64_t>(leaf_bytes / elem_bytes, 1024);
+    static constexpr std::int64_t lsd_max = lsd_leaves * leaf;
     static constexpr std::int64_t radix_max = std::int64_t{1} << std::max(max_msd_bits, split_bits);
-    static constexpr std::int64_t lsd_counters =
-        std::int64_t{(key_bits + lsd_bits - 1) / lsd_bits} << lsd_bits;
-    static constexpr std::int64_t count_stride = std::max(lsd_counters, radix_max);
+    static constexpr std::int64_t count_stride = std::max(lsd_counters(lsd_bits), radix_max);
     static constexpr std::int64_t offs_stride = 2 * std::max(std::int64_t{1} << lsd_bits, radix_max);
     static constexpr std::int64_t line = line_elems<U>;
     /// One worker's write-combining lines: radix_max lines of keys, then their values.
@@ -176,9 +196,9 @@ public:
         std::vector<chain_flag> flags;
         std::vector<survey_acc<U>> acc;
         std::vector<std::uint32_t> order;
-        buffer<std::byte> wc;
-        memory(std::int64_t n, std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
-            : tk(temp), tv(has_values_v<V> ? temp : 0), sk(scratch * workers),
+        buffer<std::byte, alignof(value_buffer_t<V>)> wc;  // values' lines follow the keys' lines
+        memory(std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
+            : tk(temp, true), tv(has_values_v<V> ? temp : 0, true), sk(scratch * workers),
               sv(has_values_v<V> ? scratch * workers : 0),
               counts(static_cast<std::size_t>(count_stride * workers)),
               offs(static_cast<std::size_t>(offs_stride * workers)),
@@ -186,9 +206,7 @@ public:
               carries(parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0),
               flags(parallel ? chain_slots : 0), acc(parallel ? workers : 0),
               order(parallel ? static_cast<std::size_t>(radix_max) : 0),
-              wc(temp > 0 ? wc_bytes * workers + 64 : 0) {
-            (void)n;
-        }
+              wc(temp > 0 ? wc_bytes * workers : 0) {}
     };
 
     sorter(K* keys, V* vals, memory& m, std::int64_t scratch, int workers)
@@ -214,10 +232,7 @@ private:
     std::uint32_t* counts(int w) const noexcept { return m_.counts.data() + w * count_stride; }
     std::int64_t* offs(int w) const noexcept { return m_.offs.data() + w * offs_stride; }
     std::int64_t* firsts(int w) const noexcept { return offs(w) + offs_stride / 2; }
-    std::byte* wc(int w) const noexcept {
-        const auto a = reinterpret_cast<std::uintptr_t>(m_.wc.get());
-        return m_.wc.get() + ((64 - a % 64) % 64) + w * wc_bytes;
-    }
+    std::byte* wc(int w) const noexcept { return m_.wc.get() + w * wc_bytes; }  // 64-aligned
     /// The write-combining scatter into an out-of-cache destination (streaming stores when the
     /// pass is larger than a last-level cache could hold).
     template <class Src, class Dst>
@@ -237,13 +252,19 @@ private:
         else return c_;
     }
 
+    /// Digit width of a serial LSD over n keys: lsd_bits, narrower for small buckets, where
+    /// clearing and scanning 2^bits counters per digit would cost more than a pass saves.
+    static int lsd_width(std::int64_t n) noexcept {
+        return std::clamp(ceil_log2(n) - lsd_small_shift, 4, lsd_bits);
+    }
+
     // ---- one thread -----------------------------------------------------------------------------
 
     /// Sorts x[lo, lo + n) by bits [bit_lo, bit_hi) (all other bits are equal within the range)
-    /// into the caller's range, on one thread with worker w's scratch.
+    /// into the caller's range, on one thread with worker w's scratch. depth: serial splits above.
     template <class X>
-    void serial_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi,
-                     int w) const noexcept {
+    void serial_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, int w,
+                     int depth = 0) const noexcept {
         const X xs = x.at(lo);
         const C cs = c_.at(lo);
         if (n <= 1 || bit_hi <= bit_lo) {
@@ -255,15 +276,24 @@ private:
             return;
         }
         if (n <= scratch_) {
-            serial_lsd<lsd_bits>(xs, cs, scratch(w), n, bit_lo, bit_hi, counts(w), offs(w));
+            serial_lsd<lsd_bits>(xs, cs, scratch(w), n, bit_lo, bit_hi, lsd_width(n), counts(w),
+                                 offs(w));
             return;
         }
-        // Too large for cache: split on the top split_bits into the other buffer, recurse.
+        // Too large for cache: split into the other buffer and recurse. Deeper splits (skewed
+        // keys only) are narrower, so that the stack holds at most 2^split_bits + 63 * 2^8 bounds.
+        if (depth == 0) serial_split<split_bits>(x, lo, n, bit_lo, bit_hi, w, depth);
+        else serial_split<8>(x, lo, n, bit_lo, bit_hi, w, depth);
+    }
+
+    template <int Bits, class X>
+    void serial_split(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, int w,
+                      int depth) const noexcept {
+        const X xs = x.at(lo);
         const auto ys = other<X>().at(lo);
-        std::array<std::int64_t, (std::size_t{1} << split_bits) + 1> bound;
+        std::array<std::int64_t, (std::size_t{1} << Bits) + 1> bound;
         digit d{};
-        // Sub-buckets of about half a leaf.
-        const int want = std::clamp(ceil_log2((n + scratch_ / 2 - 1) / (scratch_ / 2)), 1, split_bits);
+        const int want = msd_width(n, bit_hi - bit_lo, 1, Bits);
         for (;;) {
             const int b = std::min(want, bit_hi - bit_lo);
             d = digit{bit_hi - b, b};
@@ -274,7 +304,7 @@ private:
                 break;
             bit_hi = d.shift;  // constant over the range: nothing to move
             if (bit_hi <= bit_lo) {
-                if constexpr (!X::is_caller) copy_range(xs, cs, n);
+                if constexpr (!X::is_caller) copy_range(xs, c_.at(lo), n);
                 return;
             }
         }
@@ -284,17 +314,27 @@ private:
         scatter_far(xs, n, d, ys, off, w, n * elem_bytes >= stream_bytes);
         for (std::uint32_t j = 0; j < d.radix(); ++j)
             if (bound[j + 1] > bound[j])
-                serial_sort(other<X>(), lo + bound[j], bound[j + 1] - bound[j], bit_lo, d.shift, w);
+                serial_sort(other<X>(), lo + bound[j], bound[j + 1] - bound[j], bit_lo, d.shift, w,
+                            depth + 1);
     }
 
     // ---- parallel -------------------------------------------------------------------------------
 
-    /// Width of the MSD digit of a parallel pass over n keys with `avail` bits left: buckets of
-    /// about half a leaf, and at least 8 buckets per worker.
-    int msd_width(std::int64_t n, int avail) const noexcept {
-        const int need = ceil_log2((n + scratch_ / 2 - 1) / (scratch_ / 2));
-        const int spread = ceil_log2(8 * static_cast<std::int64_t>(workers_));
-        return std::min({std::max(need, spread), max_msd_bits, avail});
+    /// Width of an MSD digit over n keys with `avail` bits below it: buckets of about a leaf
+    /// (and at least `at_least` bits), widened by up to 3 bits where that saves a pass of the
+    /// leaves' LSD (u32 at 2^24: 10 bits, then 22 bits in 2 passes, not 8 and 24 in 3).
+    static int msd_width(std::int64_t n, int avail, int at_least, int widest) noexcept {
+        const int top = std::min(widest, avail);
+        const int w = std::min(std::max(ceil_log2((n + leaf - 1) / leaf), at_least), top);
+        auto leaf_passes = [&](int b) {
+            const int rem = avail - b;
+            const int width = lsd_width(std::max<std::int64_t>(n >> b, 1));
+            return rem <= 0 ? 0 : (rem + width - 1) / width;
+        };
+        int best = w;
+        for (int b = w + 1; b <= std::min(top, w + 3); ++b)
+            if (leaf_passes(b) < leaf_passes(best)) best = b;
+        return std::max(best, 1);
     }
 
     struct survey_result {
@@ -382,11 +422,14 @@ private:
                     std::copy(start, start + radix, off);
                     if (blocks > 1) std::copy(cnt, cnt + radix, out);
                 } else {
-                    // Block b-1's owner took its ticket first and its count waits on nothing.
+                    // Block b-1's owner took its ticket first and its count waits on nothing,
+                    // so this ends. The usual wait is one hand-off (under a microsecond); after
+                    // ~2.5 us of pause (about 40 ns each on Zen 4 and Sapphire Rapids) the owner
+                    // is probably descheduled: yield to it.
                     auto& prev = m_.flags[static_cast<std::size_t>((b - 1) % chain_slots)].seq;
                     for (unsigned spins = 0; prev.load(std::memory_order_acquire) != b - 1;
                          ++spins) {
-                        if (spins < 4096) cpu_relax();
+                        if (spins < 64) cpu_relax();
                         else std::this_thread::yield();
                     }
                     const std::int64_t* in =
@@ -417,7 +460,8 @@ private:
     void par_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, bool top) {
         const X xs = x.at(lo);
         std::array<std::int64_t, radix_max + 1> bound;
-        int width = msd_width(n, bit_hi - bit_lo);
+        const int spread = ceil_log2(8 * static_cast<std::int64_t>(workers_));  // 8 buckets a worker
+        int width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
         digit d{bit_hi - width, width};
         const survey_result s = survey(xs, n, d, bound.data() + 1, top);
         const U relevant = U(U(~U(0)) >> (key_bits - (bit_hi - bit_lo)) << bit_lo);
@@ -431,7 +475,7 @@ private:
             // The top bits are constant: count again on the digit where the keys differ.
             bit_hi = vary_hi;
             bit_lo = vary_lo;
-            width = msd_width(n, bit_hi - bit_lo);
+            width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
             d = digit{bit_hi - width, width};
             survey(xs, n, d, bound.data() + 1, false);
         }
@@ -482,14 +526,14 @@ template <bool Desc, class K, class V>
 void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
     using S = sorter<K, Desc, V>;
     const int workers = max_threads > 0 ? max_threads : tbb::this_task_arena::max_concurrency();
+    const std::int64_t scratch = std::min(n, S::lsd_max);  // per worker
     if (workers <= 1 || n < serial_below) {
-        const std::int64_t scratch = std::min(n, S::leaf);
-        typename S::memory m(n, n > scratch ? n : 0, scratch, 1, false);
+        typename S::memory m(n > scratch ? n : 0, scratch, 1, false);
         S(keys, vals, m, scratch, 1).serial(n);
         return;
     }
-    typename S::memory m(n, n, S::leaf, workers, true);
-    S s(keys, vals, m, S::leaf, workers);
+    typename S::memory m(n, scratch, workers, true);
+    S s(keys, vals, m, scratch, workers);
     in_arena(max_threads, [&](int) { s.parallel(n); });
 }
 
@@ -515,14 +559,14 @@ void radix_sort(par_tag, const P& policy, KeyIt keys, std::int64_t n, ValIt valu
     if constexpr (std::contiguous_iterator<KeyIt>) {
         kp = std::to_address(keys);
     } else {
-        key_stage.emplace(n);
+        key_stage.emplace(n, true);
         kp = key_stage->get();
     }
     if constexpr (with_values) {
         if constexpr (std::contiguous_iterator<ValIt>) {
             vp = std::to_address(values);
         } else {
-            value_stage.emplace(n);
+            value_stage.emplace(n, true);
             vp = value_stage->get();
         }
     }
