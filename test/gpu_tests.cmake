@@ -15,3 +15,8 @@ sweep_add_gpu_test(test_gpu_scan_large gpu/scan_large.cu)
 sweep_add_gpu_test(test_gpu_lookback_stress gpu/lookback_stress.cu)
 # Compiled by the host compiler: proves the precompiled kernels serve host-compiled callers.
 sweep_add_gpu_test(test_gpu_scan_host_compiled gpu/scan_host_compiled.cpp)
+sweep_add_gpu_test(test_gpu_compaction gpu/compaction.cu)
+sweep_add_gpu_test(test_gpu_compaction_types_int gpu/compaction_types_int.cu)
+sweep_add_gpu_test(test_gpu_compaction_types_other gpu/compaction_types_other.cu)
+sweep_add_gpu_test(test_gpu_compaction_large gpu/compaction_large.cu)
+sweep_add_gpu_test(test_gpu_compaction_host_compiled gpu/compaction_host_compiled.cpp)
