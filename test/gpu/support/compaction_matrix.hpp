@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -54,11 +55,27 @@ std::int64_t compaction_tile_of() {
            sweep::detail::cuda::compaction_vec(sizeof(T));
 }
 
+/// SWEEP_TEST_MAX_N caps the sizes of the compaction tests (for runs under compute-sanitizer,
+/// which is 10-100x slower); unset, nothing is capped.
+inline std::int64_t max_test_size() {
+    static const std::int64_t m = [] {
+        const char* e = std::getenv("SWEEP_TEST_MAX_N");
+        return e != nullptr ? std::atoll(e) : std::int64_t{1} << 62;
+    }();
+    return m;
+}
+inline bool sizes_capped() { return max_test_size() < (std::int64_t{1} << 62); }
+
 /// Around one tile, around the single-block limit (4 tiles), many tiles, a few million.
 template <class T>
 std::vector<std::int64_t> compaction_sizes() {
     const std::int64_t t = compaction_tile_of<T>();
-    return {0, 1, 2, 31, t - 1, t, t + 1, 4 * t - 1, 4 * t, 4 * t + 1, 37 * t + 11, 3'000'017};
+    std::vector<std::int64_t> s;
+    for (const std::int64_t n :
+         {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{31}, t - 1, t, t + 1,
+          4 * t - 1, 4 * t, 4 * t + 1, 37 * t + 11, std::int64_t{3'000'017}})
+        if (n <= max_test_size()) s.push_back(n);
+    return s;
 }
 
 /// Random values with many distinct bit patterns: random bits for integers and structs, reals
