@@ -22,3 +22,19 @@ sweep_add_gpu_test(test_gpu_segmented_large gpu/segmented_large.cu)
 add_test(NAME gpu_segmented_host_compiled_does_not_compile COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include -DSWEEP_HAS_CUDA=1 ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_segmented_host_compiled.cpp)
 set_tests_properties(gpu_segmented_host_compiled_does_not_compile PROPERTIES PASS_REGULAR_EXPRESSION "no precompiled kernels for them yet")
 add_test(NAME gpu_segmented_host_compiled_control_compiles COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include -DSWEEP_HAS_CUDA=1 -DSWEEP_CONTROL ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_segmented_host_compiled.cpp)
+sweep_add_gpu_test(test_gpu_compaction gpu/compaction.cu)
+sweep_add_gpu_test(test_gpu_compaction_types_int gpu/compaction_types_int.cu)
+sweep_add_gpu_test(test_gpu_compaction_types_other gpu/compaction_types_other.cu)
+sweep_add_gpu_test(test_gpu_compaction_large gpu/compaction_large.cu)
+sweep_add_gpu_test(test_gpu_compaction_host_compiled gpu/compaction_host_compiled.cpp)
+# From a host-compiled file, compaction with a predicate that is not precompiled fails to compile
+# with a message that says why; the control (a precompiled predicate) compiles.
+set(_sweep_cf_compaction ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_compaction_host_compiled.cpp)
+add_test(NAME gpu_compaction_custom_predicate_host_compiled_does_not_compile
+  COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
+          -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 ${_sweep_cf_compaction})
+set_tests_properties(gpu_compaction_custom_predicate_host_compiled_does_not_compile PROPERTIES
+  PASS_REGULAR_EXPRESSION "only the precompiled kernels are available")
+add_test(NAME gpu_compaction_builtin_predicate_host_compiled_compiles
+  COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
+          -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 -DSWEEP_CONTROL ${_sweep_cf_compaction})

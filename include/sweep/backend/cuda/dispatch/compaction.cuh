@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <sweep/backend/cuda/agent/compaction_agent.cuh>
+#include <sweep/backend/cuda/compaction_precompiled.hpp>
 #include <sweep/backend/cuda/agent/count_prefix.cuh>
 #include <sweep/backend/cuda/kernels/compaction_kernels.cuh>
 #include <sweep/backend/cuda/runtime.hpp>
@@ -20,8 +21,9 @@
 
 namespace sweep::detail::cuda {
 
-/// Temporary storage: [ ticket (offset 0) | kept count (offset 64) ] in the first 128 bytes, so
-/// that the ticket's atomics share no line with the status polls; then one status word per tile.
+/// Temporary storage: [ ticket (offset 0) | kept count (offset 64), when there is no mapped slot ]
+/// in the first 128 bytes, so that the ticket's atomics share no line with the status polls; then
+/// one status word per tile.
 inline constexpr std::size_t compaction_header_bytes = 128;
 inline constexpr std::size_t compaction_count_offset = 64;
 
@@ -50,11 +52,14 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     if (tiles > std::numeric_limits<int>::max())
         throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
 
+    // One block with the mapped count slot needs no temporary at all.
+    std::int64_t* const slot = mapped_count_slot();
     const std::size_t bytes =
-        compaction_header_bytes + (single ? 0 : count_tile_state::status_bytes(tiles));
+        single ? (slot != nullptr ? 0 : compaction_header_bytes)
+               : compaction_header_bytes + count_tile_state::status_bytes(tiles);
     temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
     auto* base = static_cast<unsigned char*>(temp.get());
-    auto* total = reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
+    auto* total = slot != nullptr ? slot : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
     const typename agent::params p{in,    stencil, out_true, out_false,        n,
                                    total, pred,    split,    fenced,           stencil_is_input,
                                    compaction_aligned(in, 4),
@@ -71,9 +76,11 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     }
     check_launch(name);
     std::int64_t kept = 0;
-    check(static_cast<int>(cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
-          name, "cudaMemcpyAsync");
+    if (slot == nullptr)
+        check(static_cast<int>(cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
+              name, "cudaMemcpyAsync");
     synchronize(s, name);
+    if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
     return kept;
 }
 

@@ -1,0 +1,372 @@
+// perf/gpu/bench_gpu_compaction.cu -- GPU side of the perf suite: stream compaction on sweep::gpu
+// next to cub::DeviceSelect::If, cub::DevicePartition::If, thrust::copy_if,
+// thrust::partition_copy, thrust::partition and thrust::stable_partition, in one process, int32,
+// 10 %, 50 % and 90 % kept, n = 2^24 .. 2^28.
+//
+// Method (as bench_gpu_scan.cu and shared/ANCHORS.md): device buffers allocated once, inputs
+// random in [1, 100] (never zero) generated on the device, the predicate x <= p keeps p %; 3
+// warm-up calls, then the median of 25 calls, each timed alone with CUDA events on one stream.
+// The in-place partitions get a fresh copy of the input before every call, outside the timed
+// interval. Bandwidth: copy_if counts n values read + kept written; the partitions n read + n
+// written (kept + rejected), as ANCHORS.md. "% copy" divides by cudaMemcpyAsync device-to-device
+// of n values in this process. CUB's temporary storage is allocated once (its best case) and
+// its count stays on the device; the column "cub+count" adds what a call returning an end
+// iterator must do (copy the count to the host and wait), which sweep and Thrust do.
+//
+// Usage: sweep_perf_gpu_compaction [max_log2 = 28] [min_log2 = 24] [what = all]
+//   what: copy_if | partition_copy | partition | stable_partition | tuning | all
+//   tuning: copy_if and partition_copy at 50 % through several tile geometries
+//   (tuning/compaction_tuning.cuh), sweep only.
+#include <cub/device/device_partition.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+#include <thrust/partition.h>
+
+#include <sweep/copy_if.hpp>
+#include <sweep/partition.hpp>
+#include <sweep/backend/cuda/dispatch/compaction.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+void ok(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+
+__device__ std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+__global__ void fill(std::int32_t* p, std::int64_t n, std::uint64_t seed) {
+    for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * blockDim.x)
+        p[i] = static_cast<std::int32_t>(mix(seed + i) % 100) + 1;
+}
+
+struct timer {
+    cudaStream_t s;
+    cudaEvent_t a, b;
+    explicit timer(cudaStream_t st) : s(st) {
+        ok(cudaEventCreate(&a), "event");
+        ok(cudaEventCreate(&b), "event");
+    }
+    ~timer() {
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+    }
+    /// Median over `reps` timed calls (after 3 warm-ups), in microseconds. `setup` runs before
+    /// each call, outside the timed interval.
+    template <class F, class S>
+    double median_us(F&& f, S&& setup, int reps = 25) {
+        for (int i = 0; i < 3; ++i) {
+            setup();
+            f();
+        }
+        ok(cudaStreamSynchronize(s), "warm-up");
+        std::vector<float> ms(reps);
+        for (int i = 0; i < reps; ++i) {
+            setup();
+            ok(cudaEventRecord(a, s), "record");
+            f();
+            ok(cudaEventRecord(b, s), "record");
+            ok(cudaEventSynchronize(b), "sync");
+            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
+        }
+        std::sort(ms.begin(), ms.end());
+        return 1000.0 * ms[reps / 2];
+    }
+    template <class F>
+    double median_us(F&& f) {
+        return median_us(f, [] {});
+    }
+};
+
+std::vector<std::int32_t> host(const std::int32_t* p, std::int64_t n) {
+    std::vector<std::int32_t> h(static_cast<std::size_t>(n));
+    ok(cudaMemcpy(h.data(), p, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost), "D2H");
+    return h;
+}
+
+struct buffers {
+    std::int64_t nmax;
+    std::int32_t *in, *pristine, *out, *out2, *ref;
+    int* num;       // CUB's count
+    int* num_host;  // page-locked, for cub+count
+    void* cub_temp = nullptr;
+    std::size_t cub_bytes = 0;
+};
+
+void print_header(const char* algo) {
+    std::printf("\n%s, int32; times in us, median of 25\n\n", algo);
+    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | cub us    | %%copy  | cub+count us | thrust us | %%copy  | vs CUB | vs thrust | check |\n");
+    std::printf("|------|------|-----------|-----------|--------|-----------|--------|--------------|-----------|--------|--------|-----------|-------|\n");
+}
+
+void print_row(std::FILE* csv, const char* algo, int lg, int pct, double bytes, double copy_us,
+               double sweep_us, double cub_us, double cub_count_us, double thrust_us,
+               const char* check) {
+    const double copy_gbs = 2.0 * double(std::int64_t{1} << lg) * 4 / copy_us * 1e-3;
+    auto pc = [&](double us) { return 100.0 * (bytes / us * 1e-3) / copy_gbs; };
+    std::printf("| 2^%-2d | %3d%% | %9.1f | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %12.1f | %9.1f | %5.1f%% | %5.2fx | %8.2fx | %s |\n",
+                lg, pct, copy_us, sweep_us, pc(sweep_us), cub_us, pc(cub_us), cub_count_us,
+                thrust_us, pc(thrust_us), cub_us / sweep_us, thrust_us / sweep_us, check);
+    std::fflush(stdout);
+    if (csv)
+        std::fprintf(csv, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f\n", algo, lg, pct, copy_us, sweep_us,
+                     cub_us, cub_count_us, thrust_us);
+}
+
+void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, std::FILE* csv) {
+    timer t(s);
+    const int pcts[] = {10, 50, 90};
+    const bool all = what == "all";
+
+    if (all || what == "copy_if") {
+        print_header("copy_if (sweep::copy_if / cub::DeviceSelect::If / thrust::copy_if)");
+        for (int lg = lo; lg <= hi; lg += 2) {
+            const std::int64_t n = std::int64_t{1} << lg;
+            const double copy_us = t.median_us([&] {
+                ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
+            });
+            for (const int pct : pcts) {
+                const sweep::less_or_equal<std::int32_t> pred{pct};
+                std::int64_t kept = 0;
+                const double sweep_us = t.median_us([&] {
+                    kept = sweep::copy_if(sweep::gpu.on(s), b.in, b.in + n, b.out, pred) - b.out;
+                });
+                const double cub_us = t.median_us([&] {
+                    std::size_t bytes = b.cub_bytes;
+                    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                });
+                const double cub_count_us = t.median_us([&] {
+                    std::size_t bytes = b.cub_bytes;
+                    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
+                    ok(cudaStreamSynchronize(s), "sync");
+                });
+                const double thrust_us = t.median_us([&] {
+                    thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, pred);
+                });
+                ok(cudaGetLastError(), "bench");
+                ok(cudaStreamSynchronize(s), "check");
+                const bool same = kept == *b.num_host && host(b.out, kept) == host(b.ref, kept);
+                print_row(csv, "copy_if", lg, pct, double(n + kept) * 4, copy_us, sweep_us, cub_us,
+                          cub_count_us, thrust_us, same ? "ok" : "MISMATCH");
+            }
+        }
+    }
+
+    if (all || what == "partition_copy") {
+        print_header("partition_copy (sweep::partition_copy / cub::DevicePartition::If / thrust::partition_copy)");
+        for (int lg = lo; lg <= hi; lg += 2) {
+            const std::int64_t n = std::int64_t{1} << lg;
+            const double copy_us = t.median_us([&] {
+                ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
+            });
+            for (const int pct : pcts) {
+                const sweep::less_or_equal<std::int32_t> pred{pct};
+                std::int64_t kept = 0;
+                const double sweep_us = t.median_us([&] {
+                    kept = sweep::partition_copy(sweep::gpu.on(s), b.in, b.in + n, b.out, b.out2, pred).first - b.out;
+                });
+                const double cub_us = t.median_us([&] {
+                    std::size_t bytes = b.cub_bytes;
+                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                });
+                const double cub_count_us = t.median_us([&] {
+                    std::size_t bytes = b.cub_bytes;
+                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
+                    ok(cudaStreamSynchronize(s), "sync");
+                });
+                // thrust writes into ref (+ the pristine buffer's room is not touched).
+                std::int32_t* t_false = b.ref + n;
+                const double thrust_us = t.median_us([&] {
+                    thrust::partition_copy(thrust::cuda::par.on(s), b.in, b.in + n, b.ref, t_false, pred);
+                });
+                ok(cudaGetLastError(), "bench");
+                // Check against CUB: selected in order, then the rejected reversed.
+                std::size_t bytes = b.cub_bytes;
+                cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
+                ok(cudaStreamSynchronize(s), "check");
+                const auto r = host(b.ref, n);
+                auto rej = host(b.out2, n - kept);
+                std::reverse(rej.begin(), rej.end());
+                const bool same = kept == *b.num_host && host(b.out, kept) == std::vector<std::int32_t>(r.begin(), r.begin() + kept) &&
+                                  rej == std::vector<std::int32_t>(r.begin() + kept, r.end());
+                print_row(csv, "partition_copy", lg, pct, double(2 * n) * 4, copy_us, sweep_us,
+                          cub_us, cub_count_us, thrust_us, same ? "ok" : "MISMATCH");
+            }
+        }
+    }
+
+    for (const bool stable : {false, true}) {
+        const char* algo = stable ? "stable_partition" : "partition";
+        if (!all && what != algo) continue;
+        print_header(stable ? "stable_partition in place (sweep / cub::DevicePartition::If out of place / thrust::stable_partition)"
+                            : "partition in place (sweep / cub::DevicePartition::If out of place / thrust::partition)");
+        for (int lg = lo; lg <= hi; lg += 2) {
+            const std::int64_t n = std::int64_t{1} << lg;
+            const double copy_us = t.median_us([&] {
+                ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
+            });
+            auto restore = [&] {
+                ok(cudaMemcpyAsync(b.out, b.pristine, n * 4, cudaMemcpyDeviceToDevice, s), "restore");
+            };
+            for (const int pct : pcts) {
+                const sweep::less_or_equal<std::int32_t> pred{pct};
+                const double sweep_us = t.median_us(
+                    [&] {
+                        if (stable) sweep::stable_partition(sweep::gpu.on(s), b.out, b.out + n, pred);
+                        else sweep::partition(sweep::gpu.on(s), b.out, b.out + n, pred);
+                    },
+                    restore);
+                const auto mine = host(b.out, n);
+                const double cub_us = t.median_us([&] {
+                    std::size_t bytes = b.cub_bytes;
+                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                });
+                const double cub_count_us = t.median_us([&] {
+                    std::size_t bytes = b.cub_bytes;
+                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
+                    ok(cudaStreamSynchronize(s), "sync");
+                });
+                const double thrust_us = t.median_us(
+                    [&] {
+                        if (stable) thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, pred);
+                        else thrust::partition(thrust::cuda::par.on(s), b.out, b.out + n, pred);
+                    },
+                    restore);
+                ok(cudaGetLastError(), "bench");
+                // sweep's partitions are stable: the same as thrust::stable_partition.
+                restore();
+                thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, pred);
+                ok(cudaStreamSynchronize(s), "check");
+                const bool same = host(b.out, n) == mine;
+                print_row(csv, algo, lg, pct, double(2 * n) * 4, copy_us, sweep_us, cub_us,
+                          cub_count_us, thrust_us, same ? "ok" : "MISMATCH");
+            }
+        }
+    }
+}
+
+// ---- tuning: the tile geometry of tuning/compaction_tuning.cuh ----------------------------------
+
+template <class Tuning>
+void tune_one(const char* name, buffers& b, int lg, cudaStream_t s, double copy_us) {
+    using namespace sweep::detail::cuda;
+    timer t(s);
+    const std::int64_t n = std::int64_t{1} << lg;
+    const sweep::less_or_equal<std::int32_t> pred{50};
+    const temp_allocator alloc = make_temp_allocator<sweep::default_resource>(nullptr);
+    const std::int32_t* in = b.in;
+    std::int64_t kept = 0;
+    const double sel_us = t.median_us([&] {
+        kept = run_compaction<Tuning>("copy_if", in, in, true, b.out, b.out, false, false, n, pred, s, alloc);
+    });
+    const double part_us = t.median_us([&] {
+        run_compaction<Tuning>("partition_copy", in, in, true, b.out, b.out2, true, false, n, pred, s, alloc);
+    });
+    using agent = compaction_agent<Tuning, const std::int32_t*, const std::int32_t*, std::int32_t*,
+                                   std::int32_t*, sweep::less_or_equal<std::int32_t>>;
+    cudaFuncAttributes attr{};
+    ok(cudaFuncGetAttributes(&attr, compaction_lookback_kernel<agent>), "attributes");
+    int per_sm = 0;
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_lookback_kernel<agent>,
+                                                     agent::threads, 0),
+       "occupancy");
+    const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
+    const double sel = double(n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100;
+    const double part = double(2 * n) * 4 / part_us * 1e-3 / copy_gbs * 100;
+    std::printf("| %-22s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% |\n", name, lg,
+                agent::tile_items, attr.numRegs, per_sm, sel_us, sel, part_us, part);
+    std::fflush(stdout);
+}
+
+void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
+    using sweep::detail::cuda::compaction_tuning;
+    std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy)\n\n");
+    std::printf("| threads x rounds, minB | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  |\n");
+    std::printf("|------------------------|------|------|-----|----|-----------|--------|-----------|--------|\n");
+    timer t(s);
+    for (int lg = lo; lg <= hi; lg += 2) {
+        const std::int64_t n = std::int64_t{1} << lg;
+        const double copy_us = t.median_us([&] {
+            ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
+        });
+        tune_one<compaction_tuning<128, 32>>("128 x 32 (default)", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8 blocks", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 16>>("128 x 16", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 16, 12>>("128 x 16, 12 blocks", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 24>>("128 x 24", b, lg, s, copy_us);
+        tune_one<compaction_tuning<256, 16>>("256 x 16", b, lg, s, copy_us);
+        tune_one<compaction_tuning<256, 24>>("256 x 24", b, lg, s, copy_us);
+        tune_one<compaction_tuning<384, 16>>("384 x 16", b, lg, s, copy_us);
+        tune_one<compaction_tuning<64, 32>>("64 x 32", b, lg, s, copy_us);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int hi = argc > 1 ? std::atoi(argv[1]) : 28;
+    const int lo = argc > 2 ? std::atoi(argv[2]) : 24;
+    const std::string what = argc > 3 ? argv[3] : "all";
+    std::FILE* csv = std::getenv("SWEEP_PERF_CSV") ? std::fopen(std::getenv("SWEEP_PERF_CSV"), "w") : nullptr;
+    cudaDeviceProp prop{};
+    ok(cudaGetDeviceProperties(&prop, 0), "props");
+    std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount,
+                prop.l2CacheSize >> 20);
+
+    cudaStream_t s;
+    ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    buffers b{};
+    b.nmax = std::int64_t{1} << hi;
+    ok(cudaMalloc(&b.in, b.nmax * 4), "cudaMalloc");
+    ok(cudaMalloc(&b.pristine, b.nmax * 4), "cudaMalloc");
+    ok(cudaMalloc(&b.out, b.nmax * 4), "cudaMalloc");
+    ok(cudaMalloc(&b.out2, b.nmax * 4), "cudaMalloc");
+    ok(cudaMalloc(&b.ref, 2 * b.nmax * 4), "cudaMalloc");
+    ok(cudaMalloc(&b.num, sizeof(int)), "cudaMalloc");
+    ok(cudaMallocHost(&b.num_host, sizeof(int)), "cudaMallocHost");
+    fill<<<1024, 256, 0, s>>>(b.in, b.nmax, 12345);
+    ok(cudaMemcpyAsync(b.pristine, b.in, b.nmax * 4, cudaMemcpyDeviceToDevice, s), "copy");
+    ok(cudaStreamSynchronize(s), "fill");
+    // CUB temporary storage, sized once for the largest n (the larger of select and partition).
+    const sweep::less_or_equal<std::int32_t> pred{50};
+    std::size_t a = 0, c = 0;
+    cub::DeviceSelect::If(nullptr, a, b.in, b.ref, b.num, static_cast<int>(b.nmax), pred, s);
+    cub::DevicePartition::If(nullptr, c, b.in, b.ref, b.num, static_cast<int>(b.nmax), pred, s);
+    b.cub_bytes = std::max(a, c);
+    ok(cudaMalloc(&b.cub_temp, b.cub_bytes), "cudaMalloc cub");
+
+    if (what == "tuning") tuning(b, lo, hi, s);
+    else bench(what, b, lo, hi, s, csv);
+
+    cudaFree(b.cub_temp);
+    cudaFree(b.in);
+    cudaFree(b.pristine);
+    cudaFree(b.out);
+    cudaFree(b.out2);
+    cudaFree(b.ref);
+    cudaFree(b.num);
+    cudaFreeHost(b.num_host);
+    cudaStreamDestroy(s);
+    if (csv) std::fclose(csv);
+    return 0;
+}
