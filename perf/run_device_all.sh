@@ -26,10 +26,10 @@ if [ "$what" = gpu ]; then
   done
   for t in ${SAN_TESTS:-test_gpu_scan_semantics test_gpu_compaction test_gpu_segmented_scan}; do
     [ -x $B/test/$t ] || continue
-    timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/$t >"$OUT/memcheck_$t.log" 2>&1
+    timeout ${SAN_TIMEOUT:-120} env ${SAN_MAX_N:+SWEEP_TEST_MAX_N=$SAN_MAX_N} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/$t >"$OUT/memcheck_$t.log" 2>&1
     log "memcheck $t: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
   done
-  timeout 150 $B/perf/gpu/sweep_perf_gpu_scan 28 10 >"$OUT/perf_scan.md" 2>&1
+  timeout 150 $B/perf/gpu/sweep_perf_gpu_scan ${SCAN_RANGE:-28 10} >"$OUT/perf_scan.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
   timeout 100 $B/perf/gpu/sweep_perf_gpu_segmented 24,28 int32,int8 >"$OUT/perf_segmented.md" 2>&1
 else
