@@ -123,6 +123,20 @@ void scatter_digit(const Src& src, std::int64_t n, digit d, const Dst& dst,
 template <class T>
 inline constexpr std::int64_t line_elems = 64 / static_cast<std::int64_t>(sizeof(T));
 
+/// memcpy for the few bytes of a partial line, in fixed-size pieces the compiler inlines (a
+/// library call per flush cost more than the copy).
+inline void small_copy(void* to, const void* from, std::size_t bytes) noexcept {
+    auto* d = static_cast<unsigned char*>(to);
+    const auto* s = static_cast<const unsigned char*>(from);
+    for (; bytes >= 64; bytes -= 64, d += 64, s += 64) std::memcpy(d, s, 64);
+    if (bytes & 32) { std::memcpy(d, s, 32); d += 32; s += 32; }
+    if (bytes & 16) { std::memcpy(d, s, 16); d += 16; s += 16; }
+    if (bytes & 8) { std::memcpy(d, s, 8); d += 8; s += 8; }
+    if (bytes & 4) { std::memcpy(d, s, 4); d += 4; s += 4; }
+    if (bytes & 2) { std::memcpy(d, s, 2); d += 2; s += 2; }
+    if (bytes & 1) *d = *s;
+}
+
 /// scatter_digit with software write-combining, for destinations out of cache: each bucket
 /// collects one destination cache line in a small buffer (kbuf/vbuf: radix lines of keys, and the
 /// values of those keys), and a full line is written at once, with non-temporal stores when NT
@@ -146,11 +160,11 @@ void scatter_digit_wc(const Src& src, std::int64_t n, digit d, const Dst& dst, s
     std::copy(off, off + radix, first);
     auto flush = [&](std::uint32_t x, std::int64_t from, std::int64_t to, std::int64_t line) {
         // Elements [from, to) of the line that starts at position `line`.
-        std::memcpy(dst.k + from, kbuf + x * L + (from - line),
-                    static_cast<std::size_t>(to - from) * sizeof(S));
+        small_copy(dst.k + from, kbuf + x * L + (from - line),
+                   static_cast<std::size_t>(to - from) * sizeof(S));
         if constexpr (with_values)
-            std::memcpy(dst.v + from, vbuf + x * L + (from - line),
-                        static_cast<std::size_t>(to - from) * sizeof(V));
+            small_copy(dst.v + from, vbuf + x * L + (from - line),
+                       static_cast<std::size_t>(to - from) * sizeof(V));
     };
     for (std::int64_t i = 0; i < n; ++i) {
         const auto u = src.key(i);
