@@ -300,6 +300,15 @@ TEST_CASE("par radix: skewed keys (buckets past a leaf and past a worker's share
     }
 }
 
+TEST_CASE("par radix: buckets of equal keys past a leaf and past a worker's share",
+          "[par][radix][large]") {
+    // Five distinct keys: buckets of n/5 equal keys, larger than a serial LSD takes (split, then
+    // nothing left to sort) and, with 3 threads, than a worker's share (parallel, nothing to sort).
+    auto g = rng(7250);
+    check_all(make_keys<std::uint32_t>(2'000'003, shape::few, g), values::index, false);
+    check_all(make_keys<std::int64_t>(1'500'001, shape::few, g), values::none, false);
+}
+
 TEST_CASE("par radix: larger sizes, pairs and records", "[par][radix][large]") {
     auto g = rng(7300);
     // Past 32 MiB the MSD pass writes with streaming stores (keys and values).
