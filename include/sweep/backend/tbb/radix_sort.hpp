@@ -40,6 +40,7 @@
 #include <sweep/backend/tbb/chained_pass.hpp>
 #include <sweep/backend/tbb/radix_bricks.hpp>
 #include <sweep/backend/tbb/temporary.hpp>
+#include <sweep/detail/checks.hpp>
 #include <sweep/detail/dispatch.hpp>
 #include <sweep/detail/radix_traits.hpp>
 
