@@ -40,6 +40,7 @@
 #include <sweep/backend/tbb/chained_pass.hpp>
 #include <sweep/backend/tbb/radix_bricks.hpp>
 #include <sweep/backend/tbb/temporary.hpp>
+#include <sweep/detail/checks.hpp>
 #include <sweep/detail/dispatch.hpp>
 #include <sweep/detail/radix_traits.hpp>
 
@@ -150,10 +151,6 @@ struct alignas(64) survey_acc {
 /// tasks with the same w run at once).
 template <class F>
 void run_workers(int workers, F&& fn) {
-    if (workers <= 1) {
-        fn(0);
-        return;
-    }
     tbb::parallel_for(
         tbb::blocked_range<int>(0, workers, 1),
         [&](const tbb::blocked_range<int>& r) {
@@ -290,32 +287,37 @@ private:
     void serial_split(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, int w,
                       int depth) const noexcept {
         const X xs = x.at(lo);
-        const auto ys = other<X>().at(lo);
-        std::array<std::int64_t, (std::size_t{1} << Bits) + 1> bound;
-        digit d{};
-        const int want = msd_width(n, bit_hi - bit_lo, 1, Bits);
-        for (;;) {
-            const int b = std::min(want, bit_hi - bit_lo);
-            d = digit{bit_hi - b, b};
-            std::fill(bound.begin(), bound.end(), 0);
-            count_digit(xs, n, d, bound.data() + 1);
-            if (std::find(bound.begin() + 1, bound.begin() + 1 + d.radix(), n) ==
-                bound.begin() + 1 + d.radix())
-                break;
-            bit_hi = d.shift;  // constant over the range: nothing to move
-            if (bit_hi <= bit_lo) {
-                if constexpr (!X::is_caller) copy_range(xs, c_.at(lo), n);
-                return;
-            }
+        // Only the bits that vary over the range are sorted on (one read, as the survey does).
+        U o = 0, a = U(~U(0));
+        for (std::int64_t i = 0; i < n; ++i) {
+            const U u = xs.key(i);
+            o |= u;
+            a &= u;
         }
+        const U varying = U((o ^ a) & bit_range(bit_lo, bit_hi));
+        if (varying == 0) {
+            if constexpr (!X::is_caller) copy_range(xs, c_.at(lo), n);
+            return;
+        }
+        bit_hi = std::bit_width(varying);
+        bit_lo = std::countr_zero(varying);
+        const int b = msd_width(n, bit_hi - bit_lo, 1, Bits);
+        const digit d{bit_hi - b, b};
+        std::array<std::int64_t, (std::size_t{1} << Bits) + 1> bound{};
+        count_digit(xs, n, d, bound.data() + 1);
         for (std::uint32_t j = 0; j < d.radix(); ++j) bound[j + 1] += bound[j];
         std::int64_t* off = offs(w);
         std::copy(bound.begin(), bound.begin() + d.radix(), off);
-        scatter_far(xs, n, d, ys, off, w, n * elem_bytes >= stream_bytes);
+        scatter_far(xs, n, d, other<X>().at(lo), off, w, n * elem_bytes >= stream_bytes);
         for (std::uint32_t j = 0; j < d.radix(); ++j)
             if (bound[j + 1] > bound[j])
                 serial_sort(other<X>(), lo + bound[j], bound[j + 1] - bound[j], bit_lo, d.shift, w,
                             depth + 1);
+    }
+
+    /// Bits [lo, hi) set.
+    static U bit_range(int lo, int hi) noexcept {
+        return U(U(~U(0)) >> (key_bits - (hi - lo)) << lo);
     }
 
     // ---- parallel -------------------------------------------------------------------------------
@@ -464,8 +466,7 @@ private:
         int width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
         digit d{bit_hi - width, width};
         const survey_result s = survey(xs, n, d, bound.data() + 1, top);
-        const U relevant = U(U(~U(0)) >> (key_bits - (bit_hi - bit_lo)) << bit_lo);
-        const U varying = U((s.or_all ^ s.and_all) & relevant);
+        const U varying = U((s.or_all ^ s.and_all) & bit_range(bit_lo, bit_hi));
         if (varying == 0 || (top && s.sorted)) {
             if constexpr (!X::is_caller) par_copy(xs, c_.at(lo), n);
             return;
