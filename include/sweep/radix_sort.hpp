@@ -50,10 +50,6 @@ void radix_sort_entry(const char* name, const P& policy, KeyIt first, KeyIt last
     invoke_backend(policy, n, [&](auto tag, const auto& pol) {
         if constexpr (radix_backend_exists_v<decltype(tag)>) {
             radix_sort<Descending>(tag, pol, first, n, values);
-        } else if constexpr (std::is_same_v<decltype(tag), par_tag>) {
-            // Until the parallel radix sort lands, sweep::par sorts on one thread.
-            radix_sort<Descending>(seq_tag{}, seq_policy<std::remove_cvref_t<decltype(pol)>::numerics>{}, first, n,
-                                   values);
         } else {
             static_assert(dependent_false<decltype(tag)>,
                           "sweep::gpu: radix_sort is not available on the GPU backend yet");

@@ -20,11 +20,9 @@
 #include <sweep/backend/seq/segmented_scan.hpp>
 #if SWEEP_HAS_TBB && __has_include(<sweep/backend/tbb/segmented_scan.hpp>)
 #include <sweep/backend/tbb/segmented_scan.hpp>
-#define SWEEP_HAS_PAR_SEGMENTED_SCAN 1
 #endif
 #if SWEEP_HAS_CUDA && __has_include(<sweep/backend/cuda/segmented_scan.hpp>)
 #include <sweep/backend/cuda/segmented_scan.hpp>
-#define SWEEP_HAS_GPU_SEGMENTED_SCAN 1
 #endif
 
 namespace sweep {
@@ -52,35 +50,12 @@ constexpr head_flags_t<It> head_flags(It f_first) {
 
 namespace detail {
 
-template <class Tag>
-inline constexpr bool segmented_backend_exists_v =
-    std::is_same_v<Tag, seq_tag>
-#ifdef SWEEP_HAS_PAR_SEGMENTED_SCAN
-    || std::is_same_v<Tag, par_tag>
-#endif
-#ifdef SWEEP_HAS_GPU_SEGMENTED_SCAN
-    || std::is_same_v<Tag, gpu_tag>
-#endif
-    ;
-
 template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
           class Init>
 Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n, Out d_first,
                     const Segs& segs, Op op, Init init) {
     return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
-        if constexpr (segmented_backend_exists_v<decltype(tag)>) {
-            return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,
-                                                  init);
-        } else if constexpr (std::is_same_v<decltype(tag), par_tag>) {
-            // Until the parallel segmented scan lands, sweep::par runs it on one thread.
-            return segmented_scan<Exclusive, Acc>(
-                seq_tag{}, seq_policy<std::remove_cvref_t<decltype(pol)>::numerics>{}, name,
-                first, n, d_first, segs, op, init);
-        } else {
-            static_assert(dependent_false<decltype(tag)>,
-                          "sweep::gpu: segmented scans are not available on the GPU backend yet");
-            return d_first;
-        }
+        return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op, init);
     });
 }
 
