@@ -293,7 +293,7 @@ void tune_one(const char* name, buffers& b, int lg, cudaStream_t s, double copy_
     const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
     const double sel = double(n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100;
     const double part = double(2 * n) * 4 / part_us * 1e-3 / copy_gbs * 100;
-    std::printf("| %-22s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% |\n", name, lg,
+    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% |\n", name, lg,
                 agent::tile_items, attr.numRegs, per_sm, sel_us, sel, part_us, part);
     std::fflush(stdout);
 }
@@ -301,23 +301,25 @@ void tune_one(const char* name, buffers& b, int lg, cudaStream_t s, double copy_
 void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
     using sweep::detail::cuda::compaction_tuning;
     std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy)\n\n");
-    std::printf("| threads x rounds, minB | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  |\n");
-    std::printf("|------------------------|------|------|-----|----|-----------|--------|-----------|--------|\n");
+    std::printf("| threads x rounds, min blocks | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  |\n");
+    std::printf("|-----------------------------|------|------|-----|----|-----------|--------|-----------|--------|\n");
     timer t(s);
     for (int lg = lo; lg <= hi; lg += 2) {
         const std::int64_t n = std::int64_t{1} << lg;
         const double copy_us = t.median_us([&] {
             ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
         });
-        tune_one<compaction_tuning<128, 32>>("128 x 32 (default)", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8 blocks", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 16>>("128 x 16", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 16, 12>>("128 x 16, 12 blocks", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 24>>("128 x 24", b, lg, s, copy_us);
-        tune_one<compaction_tuning<256, 16>>("256 x 16", b, lg, s, copy_us);
-        tune_one<compaction_tuning<256, 24>>("256 x 24", b, lg, s, copy_us);
-        tune_one<compaction_tuning<384, 16>>("384 x 16", b, lg, s, copy_us);
-        tune_one<compaction_tuning<64, 32>>("64 x 32", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8 (default)", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 32, 1>>("128 x 32, free", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 32, 10>>("128 x 32, 10", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 16, 8>>("128 x 16, 8", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 16, 12>>("128 x 16, 12", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 16, 16>>("128 x 16, 16", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 24, 8>>("128 x 24, 8", b, lg, s, copy_us);
+        tune_one<compaction_tuning<256, 16, 4>>("256 x 16, 4", b, lg, s, copy_us);
+        tune_one<compaction_tuning<256, 24, 3>>("256 x 24, 3", b, lg, s, copy_us);
+        tune_one<compaction_tuning<384, 16, 2>>("384 x 16, 2", b, lg, s, copy_us);
+        tune_one<compaction_tuning<64, 32, 16>>("64 x 32, 16", b, lg, s, copy_us);
     }
 }
 

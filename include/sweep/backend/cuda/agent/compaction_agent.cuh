@@ -51,8 +51,8 @@ struct compaction_params {
 template <class T, int Items, int Vec>
 struct item_registers {
     static constexpr bool packed = false;
+    using value_type = T;
     reg_array<T, Items> x;
-    __device__ __forceinline__ void clear() {}
     __device__ __forceinline__ T get(int i) const { return x[i]; }
     __device__ __forceinline__ void set(int i, const T& v) { x[i] = v; }
 };
@@ -61,24 +61,15 @@ template <class T, int Items, int Vec>
 struct item_registers<T, Items, Vec> {
     static_assert(sizeof(T) * Vec == 4);
     static constexpr bool packed = true;
+    using value_type = T;
     using bits_t = std::conditional_t<sizeof(T) == 1, std::uint8_t, std::uint16_t>;
     static constexpr int shift = 8 * static_cast<int>(sizeof(T));
     std::uint32_t w[Items / Vec];
-    __device__ __forceinline__ void clear() {
-#pragma unroll
-        for (int r = 0; r < Items / Vec; ++r) w[r] = 0;
-    }
     __device__ __forceinline__ T get(int i) const {
         const auto b = static_cast<bits_t>(w[i / Vec] >> (shift * (i % Vec)));
         reg_array<T, 1> v;
         std::memcpy(&v[0], &b, sizeof(T));
         return v[0];
-    }
-    /// Only into a cleared slot.
-    __device__ __forceinline__ void set(int i, const T& v) {
-        bits_t b;
-        std::memcpy(&b, &v, sizeof(T));
-        w[i / Vec] |= static_cast<std::uint32_t>(b) << (shift * (i % Vec));
     }
 };
 
@@ -123,44 +114,66 @@ struct compaction_agent {
           lane(static_cast<int>(threadIdx.x) % warp_threads),
           warp(static_cast<int>(threadIdx.x) / warp_threads) {}
 
-    /// Tile-local index of item i (round i / vec, element i % vec of the group) of this thread.
-    __device__ __forceinline__ int local_index(int i) const {
-        return warp * warp_items + lane * vec + item_offset(i);
-    }
     /// Offset of item i from the thread's first item: a compile-time constant once unrolled.
     static __device__ __forceinline__ constexpr int item_offset(int i) {
         return (i / vec) * warp_threads * vec + i % vec;
     }
 
-    /// Loads this thread's items of an iterator, warp-striped by groups: one 32-bit word per
-    /// round where a group is a word (1- and 2-byte values) of an aligned pointer and the tile is
-    /// full, else element by element. `full`: no bounds checks, so that all loads issue before
-    /// the first is used.
+    /// Loads this thread's items of an iterator, warp-striped by groups.
+    /// * A group that is one 32-bit word (1- and 2-byte elements): on a 4-byte aligned pointer
+    ///   and a full tile, one word load per round. Otherwise (a fancy iterator, a misaligned
+    ///   pointer, the last tile) the warp stages its segment element by element (coalesced) in
+    ///   its part of the tile buffer, which is free until the placement, and reads its words back:
+    ///   element-wise loads straight into words would hold a register per element in flight.
+    /// * Otherwise element by element into registers; `full`: no bounds checks, so that all
+    ///   loads issue before the first is used.
     template <class It, class Regs>
     __device__ __forceinline__ void load_items(It it, std::int64_t base, int len, bool full,
-                                               bool aligned, Regs& x) const {
+                                               bool aligned, Regs& x) {
         const int first = warp * warp_items + lane * vec;
-        if constexpr (Regs::packed && std::is_pointer_v<It>) {
-            if (full && aligned) {
-                const auto* w = reinterpret_cast<const std::uint32_t*>(it + (base + first));
+        if constexpr (Regs::packed) {
+            if constexpr (std::is_pointer_v<It>) {
+                if (full && aligned) {
+                    const auto* w = reinterpret_cast<const std::uint32_t*>(it + (base + first));
 #pragma unroll
-                for (int r = 0; r < rounds; ++r) x.w[r] = w[r * warp_threads];
-                return;
+                    for (int r = 0; r < rounds; ++r) x.w[r] = w[r * warp_threads];
+                    return;
+                }
             }
-        }
-        x.clear();
-        const It at = it + (base + first);
-        if (full) {
+            using bits_t = typename Regs::bits_t;
+            static_assert(sizeof(bits_t) == sizeof(value_type));
+            bits_t* stage = reinterpret_cast<bits_t*>(smem.buf.bytes) + warp * warp_items;
+            const int valid = len - warp * warp_items;  // elements of the warp's segment
+            const It at = it + (base + warp * warp_items);
+#pragma unroll 4
+            for (int k = 0; k < items; ++k) {
+                const int j = k * warp_threads + lane;
+                bits_t b = 0;
+                if (j < valid) {
+                    const auto v = static_cast<typename Regs::value_type>(at[j]);
+                    std::memcpy(&b, &v, sizeof(b));
+                }
+                stage[j] = b;
+            }
+            __syncwarp();
+            const auto* w = reinterpret_cast<const std::uint32_t*>(stage) + lane;
 #pragma unroll
-            for (int i = 0; i < items; ++i) x.set(i, at[item_offset(i)]);
+            for (int r = 0; r < rounds; ++r) x.w[r] = w[r * warp_threads];
+            __syncwarp();
         } else {
+            const It at = it + (base + first);
+            if (full) {
 #pragma unroll
-            for (int i = 0; i < items; ++i)
-                if (first + item_offset(i) < len) x.set(i, at[item_offset(i)]);
+                for (int i = 0; i < items; ++i) x.set(i, at[item_offset(i)]);
+            } else {
+#pragma unroll
+                for (int i = 0; i < items; ++i)
+                    if (first + item_offset(i) < len) x.set(i, at[item_offset(i)]);
+            }
         }
     }
 
-    /// Compacts tile `tile`. Prefix: count_carry or count_lookback (count_prefix.cuh), run by
+    /// Compacts tile `tile`. Prefix: count_carry or count_lookback (count_prefix.cuh), used by
     /// warp 0. Returns the kept count up to and including this tile.
     template <class Prefix>
     __device__ std::int64_t run_tile(std::int64_t tile, Prefix& prefix) {
@@ -192,7 +205,7 @@ struct compaction_agent {
                         flags[i / 32] |= static_cast<std::uint32_t>(static_cast<bool>(pred(x.get(i))))
                                          << (i % 32);
             }
-        } else {
+        } else if constexpr (stencil_values::packed) {
             stencil_values st;
             load_items(p.stencil, base, len, full, p.stencil_aligned, st);
 #pragma unroll
@@ -200,6 +213,25 @@ struct compaction_agent {
                 if (full || item_offset(i) < mine_left)
                     flags[i / 32] |= static_cast<std::uint32_t>(static_cast<bool>(pred(st.get(i))))
                                      << (i % 32);
+        } else {
+            // Each stencil element is used once, right after its load: no array of them, so that
+            // a wide stencil does not hold a register per element (the scheduler still issues
+            // loads ahead as far as registers allow).
+            const Stencil at = p.stencil + (base + first);
+            if (full) {
+#pragma unroll
+                for (int i = 0; i < items; ++i)
+                    flags[i / 32] |= static_cast<std::uint32_t>(
+                                         static_cast<bool>(pred(stencil_type(at[item_offset(i)]))))
+                                     << (i % 32);
+            } else {
+#pragma unroll
+                for (int i = 0; i < items; ++i)
+                    if (item_offset(i) < mine_left)
+                        flags[i / 32] |= static_cast<std::uint32_t>(static_cast<bool>(
+                                             pred(stencil_type(at[item_offset(i)]))))
+                                         << (i % 32);
+            }
         }
 
         // ---- count: per warp, then the tile -------------------------------------------------
@@ -223,8 +255,8 @@ struct compaction_agent {
             kept += c;
         }
 
-        // ---- the tile's prefix: warp 0 publishes the count at once and looks back -------------
-        if (warp == 0) prefix(tile, static_cast<std::int64_t>(kept), &smem.prefix);
+        // ---- the tile's count, published at once by warp 0 ----------------------------------------
+        if (warp == 0) prefix.announce(tile, static_cast<std::int64_t>(kept));
 
         // ---- place the tile in order in shared memory: kept at [0, kept), rejected after ---------
         // Rank of an element = kept elements of the tile before it: the earlier warps', this
@@ -260,6 +292,9 @@ struct compaction_agent {
             }
             run += total;
         }
+
+        // ---- the tile's prefix: warp 0 looks back, its values no longer live -------------------
+        if (warp == 0) prefix.resolve(tile, static_cast<std::int64_t>(kept), &smem.prefix);
         __syncthreads();  // the placed tile and the prefix slot are visible to every thread
         const std::int64_t kept_before = smem.prefix;
 

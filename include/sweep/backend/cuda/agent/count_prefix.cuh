@@ -44,14 +44,18 @@ struct count_plus {
     __device__ std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a + b; }
 };
 
-// A prefix service is called by the 32 lanes of warp 0 only, as soon as the tile's count is known;
-// lane 0 writes the kept count before the tile to `slot`. The other warps meanwhile place their
-// elements in shared memory; a barrier after that hands the slot to the whole block.
+// A prefix service is used by the 32 lanes of warp 0 only, in two steps: announce(tile, count) as
+// soon as the tile's count is known (a look-back publishes it at once, so that successors can
+// use it), and resolve(tile, count, slot) once warp 0 has placed its own elements (the look-back
+// proper; lane 0 writes the kept count before the tile to `slot`). Splitting the two keeps the
+// look-back's registers and the tile's values from being live at the same time. Meanwhile the
+// other warps place their elements; a barrier after that hands the slot to the whole block.
 
 /// One block walks the tiles in order, carrying the count: no tile state.
 struct count_carry {
     std::int64_t carry = 0;  // the same in every lane of warp 0
-    __device__ void operator()(std::int64_t, std::int64_t aggregate, std::int64_t* slot) {
+    __device__ void announce(std::int64_t, std::int64_t) {}
+    __device__ void resolve(std::int64_t, std::int64_t aggregate, std::int64_t* slot) {
         if (threadIdx.x == 0) *slot = carry;
         carry += aggregate;
     }
@@ -73,13 +77,17 @@ struct count_lookback {
     State state;
     bool fenced;
 
-    __device__ void operator()(std::int64_t tile, std::int64_t aggregate, std::int64_t* slot) {
-        const int lane = static_cast<int>(threadIdx.x);
+    __device__ void announce(std::int64_t tile, std::int64_t aggregate) {
         if (fenced) __threadfence();
+        if (threadIdx.x == 0)
+            state.publish(tile, tile == 0 ? lookback::status_prefix : lookback::status_aggregate,
+                          aggregate);
+    }
+    __device__ void resolve(std::int64_t tile, std::int64_t aggregate, std::int64_t* slot) {
+        const int lane = static_cast<int>(threadIdx.x);
         std::int64_t before = 0;
-        if (tile == 0) {
-            if (lane == 0) state.publish(0, lookback::status_prefix, aggregate);
-        } else {
+        if (tile != 0) {
+            // (tile_exclusive_prefix publishes the aggregate again: the same word, harmless.)
             count_plus op;
             before = lookback::tile_exclusive_prefix<false, 0, 1>(state, tile, aggregate, op, lane);
             if (fenced) __threadfence();
