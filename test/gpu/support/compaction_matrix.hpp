@@ -145,9 +145,10 @@ bool poisoned(const T* p, std::size_t n) {
 }
 
 /// Every form on sweep::gpu against seq for one input: copy_if with `pred`, copy_if with the
-/// byte stencil `stencil` and sweep::nonzero<>, partition_copy, stable_partition and partition
-/// in place (both stable on the GPU: docs/compaction.md). Outputs are poisoned; nothing may be
-/// written past a returned end.
+/// byte stencil `stencil` and sweep::nonzero<>, with the input as its own stencil and with a copy
+/// of the input as the stencil, partition_copy, stable_partition and partition in place (both
+/// stable on the GPU: docs/compaction.md). Outputs are poisoned; nothing may be written past a
+/// returned end.
 template <class T, class Pred>
 void check_forms(const std::vector<T>& h, Pred pred, const std::vector<std::uint8_t>& stencil,
                  const std::string& what) {
@@ -197,6 +198,16 @@ void check_forms(const std::vector<T>& h, Pred pred, const std::vector<std::uint
         REQUIRE(e - out.data() == k);
         const auto got = out.download();
         CHECK(same_bits(got.data(), want.data(), static_cast<std::size_t>(k)));
+    }
+    {
+        // Same type as the input, another buffer: the stencil path of the input's own type.
+        INFO("copy_if with a stencil of the input's type (a copy of the input)");
+        out.poison();
+        T* e = sweep::copy_if(sweep::gpu, in.begin(), in.end(), range.begin(), out.begin(), pred);
+        REQUIRE(e - out.data() == k);
+        const auto got = out.download();
+        CHECK(same_bits(got.data(), want.data(), static_cast<std::size_t>(k)));
+        CHECK(poisoned(got.data() + k, got.size() - static_cast<std::size_t>(k)));
     }
     {
         INFO("partition_copy");
