@@ -49,8 +49,8 @@ std::int64_t run_builtin_plain(const builtin_compaction_request& r) {
     const auto pred = make_builtin_predicate<T>(r);
     switch (r.mode) {
         case builtin_compaction_mode::select:
-            return run_compaction<tuning>(r.name, in, in, true, out_t, out_t, false, false, r.n, pred,
-                                          r.stream, r.alloc);
+            return run_compaction<tuning>(r.name, in, in, true, out_t, out_t, false, false, r.n,
+                                          pred, r.stream, r.alloc);
         case builtin_compaction_mode::split:
             return run_compaction<tuning>(r.name, in, in, true, out_t, static_cast<T*>(r.out_false),
                                           true, false, r.n, pred, r.stream, r.alloc);

@@ -106,7 +106,8 @@ Out copy_if(gpu_tag, const P& policy, In first, std::int64_t n, Stencil stencil,
     if (!stencil_is_input)
         cuda::check_device_iterator(st, name,
                                     "the stencil is not device or managed memory (sweep::gpu)");
-    cuda::check_device_iterator(out, name, "the output is not device or managed memory (sweep::gpu)");
+    cuda::check_device_iterator(out, name,
+                                "the output is not device or managed memory (sweep::gpu)");
     const stream_t s = policy.has_stream ? policy.stream : nullptr;
     const cuda::temp_allocator alloc = cuda::make_temp_allocator(policy.resource);
 
@@ -115,7 +116,8 @@ Out copy_if(gpu_tag, const P& policy, In first, std::int64_t n, Stencil stencil,
     const std::int64_t kept = cuda::run_compaction<tuning>(name, in, st, stencil_is_input, out, out,
                                                            false, false, n, pred, s, alloc);
 #else
-    static_assert(cuda::host_callable_copy_if_v<in_t, st_t, std::remove_const_t<decltype(out)>, Pred>,
+    static_assert(cuda::host_callable_copy_if_v<in_t, st_t, std::remove_const_t<decltype(out)>,
+                                                Pred>,
                   "sweep::gpu stream compaction from a translation unit not compiled by nvcc: "
                   "only the precompiled kernels are available, i.e. raw device pointers to one "
                   "built-in element type (8-64-bit integers, float, double; a stencil of a "

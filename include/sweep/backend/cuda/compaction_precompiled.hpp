@@ -59,15 +59,20 @@ std::int64_t* mapped_count_slot();
 template <class Pred, class T>
 constexpr int builtin_compare_index() {
     using P = std::remove_cvref_t<Pred>;
+    using C = builtin_compare;
     if constexpr (!is_builtin_type_v<T>) return -1;
-    else if constexpr (std::is_same_v<P, sweep::greater_than<T>>) return static_cast<int>(builtin_compare::greater);
-    else if constexpr (std::is_same_v<P, sweep::greater_or_equal<T>>) return static_cast<int>(builtin_compare::greater_equal);
-    else if constexpr (std::is_same_v<P, sweep::less_than<T>>) return static_cast<int>(builtin_compare::less);
-    else if constexpr (std::is_same_v<P, sweep::less_or_equal<T>>) return static_cast<int>(builtin_compare::less_equal);
-    else if constexpr (std::is_same_v<P, sweep::equal_to_value<T>>) return static_cast<int>(builtin_compare::equal);
-    else if constexpr (std::is_same_v<P, sweep::not_equal_to_value<T>> || std::is_same_v<P, sweep::nonzero<>> ||
-                       std::is_same_v<P, sweep::nonzero<T>>)
-        return static_cast<int>(builtin_compare::not_equal);
+    else if constexpr (std::is_same_v<P, sweep::greater_than<T>>)
+        return static_cast<int>(C::greater);
+    else if constexpr (std::is_same_v<P, sweep::greater_or_equal<T>>)
+        return static_cast<int>(C::greater_equal);
+    else if constexpr (std::is_same_v<P, sweep::less_than<T>>) return static_cast<int>(C::less);
+    else if constexpr (std::is_same_v<P, sweep::less_or_equal<T>>)
+        return static_cast<int>(C::less_equal);
+    else if constexpr (std::is_same_v<P, sweep::equal_to_value<T>>)
+        return static_cast<int>(C::equal);
+    else if constexpr (std::is_same_v<P, sweep::not_equal_to_value<T>> ||
+                       std::is_same_v<P, sweep::nonzero<>> || std::is_same_v<P, sweep::nonzero<T>>)
+        return static_cast<int>(C::not_equal);
     else return -1;
 }
 

@@ -200,10 +200,12 @@ struct compaction_agent {
             if constexpr (same_stencil) {
                 load_items(p.in, base, len, full, p.in_aligned, x);
 #pragma unroll
-                for (int i = 0; i < items; ++i)
-                    if (full || item_offset(i) < mine_left)
-                        flags[i / 32] |= static_cast<std::uint32_t>(static_cast<bool>(pred(x.get(i))))
-                                         << (i % 32);
+                for (int i = 0; i < items; ++i) {
+                    if (full || item_offset(i) < mine_left) {
+                        const bool keep = static_cast<bool>(pred(x.get(i)));
+                        flags[i / 32] |= static_cast<std::uint32_t>(keep) << (i % 32);
+                    }
+                }
             }
         } else if constexpr (stencil_values::packed) {
             stencil_values st;
@@ -243,7 +245,8 @@ struct compaction_agent {
 #else
         int warp_count = mine;
 #pragma unroll
-        for (int d = warp_threads / 2; d > 0; d /= 2) warp_count += __shfl_xor_sync(full_mask, warp_count, d);
+        for (int d = warp_threads / 2; d > 0; d /= 2)
+            warp_count += __shfl_xor_sync(full_mask, warp_count, d);
 #endif
         if (lane == 0) smem.warp_counts[warp] = warp_count;
         __syncthreads();
@@ -255,10 +258,10 @@ struct compaction_agent {
             kept += c;
         }
 
-        // ---- the tile's count, published at once by warp 0 ----------------------------------------
+        // ---- the tile's count, published at once by warp 0 -----------------------------------
         if (warp == 0) prefix.announce(tile, static_cast<std::int64_t>(kept));
 
-        // ---- place the tile in order in shared memory: kept at [0, kept), rejected after ---------
+        // ---- place the tile in order in shared memory: kept at [0, kept), rejected after ----
         // Rank of an element = kept elements of the tile before it: the earlier warps', this
         // warp's earlier rounds', this round's earlier lanes' (a ballot per group element), and
         // this lane's earlier group elements. A rejected element at tile index j goes to
@@ -298,7 +301,7 @@ struct compaction_agent {
         __syncthreads();  // the placed tile and the prefix slot are visible to every thread
         const std::int64_t kept_before = smem.prefix;
 
-        // ---- store: consecutive threads, consecutive outputs -------------------------------------
+        // ---- store: consecutive threads, consecutive outputs --------------------------------
         const int count = p.split ? len : kept;
         const OutT out_t = p.out_true + kept_before;
         if (count == kept) {

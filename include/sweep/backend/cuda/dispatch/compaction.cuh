@@ -59,7 +59,9 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                : compaction_header_bytes + count_tile_state::status_bytes(tiles);
     temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
     auto* base = static_cast<unsigned char*>(temp.get());
-    auto* total = slot != nullptr ? slot : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
+    auto* total = slot != nullptr
+                      ? slot
+                      : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
     const typename agent::params p{in,    stencil, out_true, out_false,        n,
                                    total, pred,    split,    fenced,           stencil_is_input,
                                    compaction_aligned(in, 4),
@@ -77,7 +79,8 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     check_launch(name);
     std::int64_t kept = 0;
     if (slot == nullptr)
-        check(static_cast<int>(cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
+        check(static_cast<int>(
+                  cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
               name, "cudaMemcpyAsync");
     synchronize(s, name);
     if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);

@@ -46,9 +46,11 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
 /// The in-place partitions' second step for iterators that are not raw pointers (raw pointers
 /// take cudaMemcpyAsync): dst[i] = src[i] for i < count.
 template <class T, class Out>
-__global__ void __launch_bounds__(256) compaction_copy_kernel(const T* src, Out dst, std::int64_t count) {
+__global__ void __launch_bounds__(256)
+    compaction_copy_kernel(const T* src, Out dst, std::int64_t count) {
     const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-    for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride)
+    for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+         i += stride)
         dst[i] = src[i];
 }
 

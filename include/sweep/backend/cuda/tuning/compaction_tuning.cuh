@@ -35,10 +35,11 @@ template <std::size_t Size>
 struct default_compaction_tuning_for {
     using type = compaction_tuning<128, (Size <= 16 ? 8 : 4), 8>;  // 16 KB (16 B), 12 KB (24 B)
 };
-template <> struct default_compaction_tuning_for<1> { using type = compaction_tuning<128, 16, 8>; };  // 8 KB
-template <> struct default_compaction_tuning_for<2> { using type = compaction_tuning<128, 32, 8>; };  // 16 KB
-template <> struct default_compaction_tuning_for<4> { using type = compaction_tuning<128, 32, 8>; };  // 16 KB
-template <> struct default_compaction_tuning_for<8> { using type = compaction_tuning<128, 16, 8>; };  // 16 KB
+// 8 KB tiles for 1-byte values, 16 KB for the others.
+template <> struct default_compaction_tuning_for<1> { using type = compaction_tuning<128, 16, 8>; };
+template <> struct default_compaction_tuning_for<2> { using type = compaction_tuning<128, 32, 8>; };
+template <> struct default_compaction_tuning_for<4> { using type = compaction_tuning<128, 32, 8>; };
+template <> struct default_compaction_tuning_for<8> { using type = compaction_tuning<128, 16, 8>; };
 
 template <class T>
 using default_compaction_tuning = typename default_compaction_tuning_for<sizeof(T)>::type;
