@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace cu = sweep::detail::cuda;
@@ -253,6 +254,32 @@ int main(int argc, char** argv) {
         variant<std::int32_t, 128, 32, 1>("int32", b.in, b.out, n, b.copy_us, s);
         buffers<std::int64_t> c(n, s);
         variant<std::int64_t, 128, 16, 1>("int64", c.in, c.out, n, c.copy_us, s);
+    }
+    if (argc > 2 && std::string(argv[2]) == "geo") {  // shared-memory path geometries at this size
+        std::printf("\n| type | geometry | occupancy | time | %%copy |\n|---|---|---|---|---|\n");
+        {
+            buffers<std::int32_t> b(n, s);
+            bulk<std::int32_t, 256, 32 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 128, 16 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 128, 8 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 64, 8 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 256, 16 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 128, 32 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 128, 16 * 1024, false, 128>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 256, 32 * 1024, false, 128>("int32", b.in, b.out, n, b.copy_us, s);
+        }
+        {
+            buffers<std::int64_t> b(n, s);
+            bulk<std::int64_t, 256, 32 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int64_t, 128, 16 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int64_t, 128, 8 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int64_t, 64, 8 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int64_t, 256, 16 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int64_t, 128, 32 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int64_t, 128, 16 * 1024, false, 128>("int64", b.in, b.out, n, b.copy_us, s);
+        }
+        cudaStreamDestroy(s);
+        return 0;
     }
     if (argc > 3) {  // diagnostics only
         buffers<std::int32_t> b(n, s);
