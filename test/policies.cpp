@@ -149,3 +149,64 @@ TEST_CASE("policies: every policy is accepted by the algorithms and reaches a ba
         });
     CHECK(k == (SWEEP_HAS_TBB ? 3 : -1));
 }
+
+// ---- sweep's algorithms are never found by argument-dependent lookup ----------------------------
+// Other libraries (Thrust, for one) call their own algorithms unqualified, with the caller's
+// functors as arguments. If sweep's entry points were function templates, a sweep functor among
+// those arguments would make ADL consider them, and sweep's forwarding-reference signatures would
+// win over the library's own: the library would silently run sweep instead of itself.
+namespace other_lib {
+// Policies as Thrust has them: a CRTP base, and the library's algorithms take the base.
+template <class Derived>
+struct policy_base {};
+struct policy : policy_base<policy> {};
+
+inline int own_calls = 0;
+
+template <class D, class In, class Out, class Op>
+Out inclusive_scan(const policy_base<D>&, In first, In last, Out d_first, Op) {
+    ++own_calls;
+    return d_first + (last - first);
+}
+template <class D, class In, class Out, class Pred>
+Out copy_if(const policy_base<D>&, In, In, Out d_first, Pred) {
+    ++own_calls;
+    return d_first;
+}
+
+// What such a library does internally: an unqualified call with the derived policy.
+template <class Policy, class In, class Out, class Op>
+Out call_scan_unqualified(const Policy& p, In first, In last, Out d_first, Op op) {
+    return inclusive_scan(p, first, last, d_first, op);
+}
+template <class Policy, class In, class Out, class Pred>
+Out call_copy_if_unqualified(const Policy& p, In first, In last, Out d_first, Pred pred) {
+    return copy_if(p, first, last, d_first, pred);
+}
+}  // namespace other_lib
+
+// sweep accepts the other library's policy (as it accepts Thrust's): it maps to sweep::seq.
+template <>
+struct sweep::detail::policy_traits<other_lib::policy> {
+    using tag = seq_tag;
+    static constexpr seq_policy<> convert(const other_lib::policy&) noexcept { return {}; }
+};
+
+TEST_CASE("policies: another library's unqualified calls with sweep functors stay its own",
+          "[policies]") {
+    std::vector<int> in{1, 2, 3}, out(3, 0);
+    other_lib::own_calls = 0;
+    // With function templates, ADL through sweep::plus<> / sweep::greater_than would find sweep's
+    // overloads, whose P&& parameter matches other_lib::policy exactly, better than the library's
+    // own policy_base<D>& (a derived-to-base conversion): sweep's would run.
+    other_lib::call_scan_unqualified(other_lib::policy{}, in.begin(), in.end(), out.begin(),
+                                     sweep::plus<>{});
+    other_lib::call_copy_if_unqualified(other_lib::policy{}, in.begin(), in.end(), out.begin(),
+                                        sweep::greater_than<int>{1});
+    CHECK(other_lib::own_calls == 2);
+    CHECK(out == std::vector<int>{0, 0, 0});  // sweep did not write the output
+    // And sweep's objects are still called as functions, qualified or after a using-declaration.
+    using sweep::inclusive_scan;
+    inclusive_scan(sweep::seq, in.begin(), in.end(), out.begin());
+    CHECK(out == std::vector<int>{1, 3, 6});
+}

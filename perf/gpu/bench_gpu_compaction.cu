@@ -100,6 +100,14 @@ std::vector<std::int32_t> host(const std::int32_t* p, std::int64_t n) {
     return h;
 }
 
+// The anchors get a predicate of this file's own: with sweep::less_or_equal, Thrust's internal
+// unqualified calls would find sweep's algorithms by argument-dependent lookup (before sweep's
+// entry points became function objects, they did: the Thrust columns measured sweep).
+struct anchor_le {
+    std::int32_t p;
+    __host__ __device__ bool operator()(std::int32_t x) const { return x <= p; }
+};
+
 struct buffers {
     std::int64_t nmax;
     std::int32_t *in, *pristine, *out, *out2, *ref;
@@ -143,22 +151,23 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
             });
             for (const int pct : pcts) {
                 const sweep::less_or_equal<std::int32_t> pred{pct};
+                const anchor_le apred{pct};
                 std::int64_t kept = 0;
                 const double sweep_us = t.median_us([&] {
                     kept = sweep::copy_if(sweep::gpu.on(s), b.in, b.in + n, b.out, pred) - b.out;
                 });
                 const double cub_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
-                    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
                 });
                 const double cub_count_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
-                    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
                     ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
                     ok(cudaStreamSynchronize(s), "sync");
                 });
                 const double thrust_us = t.median_us([&] {
-                    thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, pred);
+                    thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, apred);
                 });
                 ok(cudaGetLastError(), "bench");
                 ok(cudaStreamSynchronize(s), "check");
@@ -178,29 +187,30 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
             });
             for (const int pct : pcts) {
                 const sweep::less_or_equal<std::int32_t> pred{pct};
+                const anchor_le apred{pct};
                 std::int64_t kept = 0;
                 const double sweep_us = t.median_us([&] {
                     kept = sweep::partition_copy(sweep::gpu.on(s), b.in, b.in + n, b.out, b.out2, pred).first - b.out;
                 });
                 const double cub_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
-                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
                 });
                 const double cub_count_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
-                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
                     ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
                     ok(cudaStreamSynchronize(s), "sync");
                 });
                 // thrust writes into ref (+ the pristine buffer's room is not touched).
                 std::int32_t* t_false = b.ref + n;
                 const double thrust_us = t.median_us([&] {
-                    thrust::partition_copy(thrust::cuda::par.on(s), b.in, b.in + n, b.ref, t_false, pred);
+                    thrust::partition_copy(thrust::cuda::par.on(s), b.in, b.in + n, b.ref, t_false, apred);
                 });
                 ok(cudaGetLastError(), "bench");
                 // Check against CUB: selected in order, then the rejected reversed.
                 std::size_t bytes = b.cub_bytes;
-                cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
                 ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
                 ok(cudaStreamSynchronize(s), "check");
                 const auto r = host(b.ref, n);
@@ -229,6 +239,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
             };
             for (const int pct : pcts) {
                 const sweep::less_or_equal<std::int32_t> pred{pct};
+                const anchor_le apred{pct};
                 const double sweep_us = t.median_us(
                     [&] {
                         if (stable) sweep::stable_partition(sweep::gpu.on(s), b.out, b.out + n, pred);
@@ -238,24 +249,24 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 const auto mine = host(b.out, n);
                 const double cub_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
-                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
                 });
                 const double cub_count_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
-                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
                     ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
                     ok(cudaStreamSynchronize(s), "sync");
                 });
                 const double thrust_us = t.median_us(
                     [&] {
-                        if (stable) thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, pred);
-                        else thrust::partition(thrust::cuda::par.on(s), b.out, b.out + n, pred);
+                        if (stable) thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
+                        else thrust::partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
                     },
                     restore);
                 ok(cudaGetLastError(), "bench");
                 // sweep's partitions are stable: the same as thrust::stable_partition.
                 restore();
-                thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, pred);
+                thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
                 ok(cudaStreamSynchronize(s), "check");
                 const bool same = host(b.out, n) == mine;
                 print_row(csv, algo, lg, pct, double(2 * n) * 4, copy_us, sweep_us, cub_us,
