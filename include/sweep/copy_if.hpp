@@ -20,28 +20,21 @@
 
 namespace sweep {
 
-namespace algo {
-/// sweep::copy_if: a function object (not found by argument-dependent lookup, so that
-/// other libraries' unqualified calls are never redirected to sweep).
-struct copy_if_fn {
-    template <execution_policy P, detail::random_access In, class Out, class Pred>
-    Out operator()(P&& policy, In first, In last, Out d_first, Pred pred) const {
-        const std::int64_t n = detail::checked_distance("copy_if", first, last);
-        return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
-            return detail::copy_if(tag, pol, first, n, first, d_first, pred);
-        });
-    }
+template <execution_policy P, detail::random_access In, class Out, class Pred>
+Out copy_if(P&& policy, In first, In last, Out d_first, Pred pred) {
+    const std::int64_t n = detail::checked_distance("copy_if", first, last);
+    return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        return detail::copy_if(tag, pol, first, n, first, d_first, pred);
+    });
+}
 
-    template <execution_policy P, detail::random_access In, detail::random_access Stencil, class Out,
-              class Pred>
-    Out operator()(P&& policy, In first, In last, Stencil stencil, Out d_first, Pred pred) const {
-        const std::int64_t n = detail::checked_distance("copy_if", first, last);
-        return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
-            return detail::copy_if(tag, pol, first, n, stencil, d_first, pred);
-        });
-    }
-};
-}  // namespace algo
-inline constexpr algo::copy_if_fn copy_if{};
+template <execution_policy P, detail::random_access In, detail::random_access Stencil, class Out,
+          class Pred>
+Out copy_if(P&& policy, In first, In last, Stencil stencil, Out d_first, Pred pred) {
+    const std::int64_t n = detail::checked_distance("copy_if", first, last);
+    return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        return detail::copy_if(tag, pol, first, n, stencil, d_first, pred);
+    });
+}
 
 }  // namespace sweep

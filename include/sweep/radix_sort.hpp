@@ -59,41 +59,27 @@ void radix_sort_entry(const char* name, const P& policy, KeyIt first, KeyIt last
 
 }  // namespace detail
 
-namespace algo {
-/// sweep::radix_sort: a function object (not found by argument-dependent lookup, so that
-/// other libraries' unqualified calls are never redirected to sweep).
-struct radix_sort_fn {
-    template <execution_policy P, detail::random_access KeyIt>
-    void operator()(P&& policy, KeyIt first, KeyIt last) const {
-        detail::radix_sort_entry<false>("radix_sort", policy, first, last, detail::no_values{});
-    }
+template <execution_policy P, detail::random_access KeyIt>
+void radix_sort(P&& policy, KeyIt first, KeyIt last) {
+    detail::radix_sort_entry<false>("radix_sort", policy, first, last, detail::no_values{});
+}
 
-    template <execution_policy P, detail::random_access KeyIt>
-    void operator()(P&& policy, KeyIt first, KeyIt last, descending_t) const {
-        detail::radix_sort_entry<true>("radix_sort", policy, first, last, detail::no_values{});
-    }
-};
-}  // namespace algo
-inline constexpr algo::radix_sort_fn radix_sort{};
+template <execution_policy P, detail::random_access KeyIt>
+void radix_sort(P&& policy, KeyIt first, KeyIt last, descending_t) {
+    detail::radix_sort_entry<true>("radix_sort", policy, first, last, detail::no_values{});
+}
 
-namespace algo {
-/// sweep::radix_sort_by_key: a function object (not found by argument-dependent lookup, so that
-/// other libraries' unqualified calls are never redirected to sweep).
-struct radix_sort_by_key_fn {
-    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
-    void operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first) const {
-        detail::radix_sort_entry<false>("radix_sort_by_key", policy, keys_first, keys_last,
-                                        values_first);
-    }
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
+void radix_sort_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first) {
+    detail::radix_sort_entry<false>("radix_sort_by_key", policy, keys_first, keys_last,
+                                    values_first);
+}
 
-    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
-    void operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                           descending_t) const {
-        detail::radix_sort_entry<true>("radix_sort_by_key", policy, keys_first, keys_last,
-                                       values_first);
-    }
-};
-}  // namespace algo
-inline constexpr algo::radix_sort_by_key_fn radix_sort_by_key{};
+template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
+void radix_sort_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                       descending_t) {
+    detail::radix_sort_entry<true>("radix_sort_by_key", policy, keys_first, keys_last,
+                                   values_first);
+}
 
 }  // namespace sweep

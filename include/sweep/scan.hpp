@@ -44,85 +44,57 @@ using transformed_t = std::remove_cvref_t<std::invoke_result_t<F&, reference_t<I
 
 }  // namespace detail
 
-namespace algo {
-/// sweep::inclusive_scan: a function object (not found by argument-dependent lookup, so that
-/// other libraries' unqualified calls are never redirected to sweep).
-struct inclusive_scan_fn {
-    template <execution_policy P, detail::random_access In, class Out>
-    Out operator()(P&& policy, In first, In last, Out d_first) const {
-        return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
-                                                              d_first, plus<>{}, detail::identity{},
-                                                              detail::no_init{});
-    }
+template <execution_policy P, detail::random_access In, class Out>
+Out inclusive_scan(P&& policy, In first, In last, Out d_first) {
+    return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
+                                                          d_first, plus<>{}, detail::identity{},
+                                                          detail::no_init{});
+}
 
-    template <execution_policy P, detail::random_access In, class Out, class Op>
-    Out operator()(P&& policy, In first, In last, Out d_first, Op op) const {
-        return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
-                                                              d_first, op, detail::identity{},
-                                                              detail::no_init{});
-    }
+template <execution_policy P, detail::random_access In, class Out, class Op>
+Out inclusive_scan(P&& policy, In first, In last, Out d_first, Op op) {
+    return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
+                                                          d_first, op, detail::identity{},
+                                                          detail::no_init{});
+}
 
-    template <execution_policy P, detail::random_access In, class Out, class Op, class T>
-    Out operator()(P&& policy, In first, In last, Out d_first, Op op, T init) const {
-        return detail::scan_entry<false, T>("inclusive_scan", policy, first, last, d_first, op,
-                                            detail::identity{}, init);
-    }
-};
-}  // namespace algo
-inline constexpr algo::inclusive_scan_fn inclusive_scan{};
+template <execution_policy P, detail::random_access In, class Out, class Op, class T>
+Out inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, T init) {
+    return detail::scan_entry<false, T>("inclusive_scan", policy, first, last, d_first, op,
+                                        detail::identity{}, init);
+}
 
-namespace algo {
-/// sweep::exclusive_scan: a function object (not found by argument-dependent lookup, so that
-/// other libraries' unqualified calls are never redirected to sweep).
-struct exclusive_scan_fn {
-    template <execution_policy P, detail::random_access In, class Out, class T>
-    Out operator()(P&& policy, In first, In last, Out d_first, T init) const {
-        return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, plus<>{},
-                                           detail::identity{}, init);
-    }
+template <execution_policy P, detail::random_access In, class Out, class T>
+Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init) {
+    return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, plus<>{},
+                                       detail::identity{}, init);
+}
 
-    template <execution_policy P, detail::random_access In, class Out, class T, class Op>
-    Out operator()(P&& policy, In first, In last, Out d_first, T init, Op op) const {
-        return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, op,
-                                           detail::identity{}, init);
-    }
-};
-}  // namespace algo
-inline constexpr algo::exclusive_scan_fn exclusive_scan{};
+template <execution_policy P, detail::random_access In, class Out, class T, class Op>
+Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op) {
+    return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, op,
+                                       detail::identity{}, init);
+}
 
-namespace algo {
-/// sweep::transform_inclusive_scan: a function object (not found by argument-dependent lookup, so that
-/// other libraries' unqualified calls are never redirected to sweep).
-struct transform_inclusive_scan_fn {
-    template <execution_policy P, detail::random_access In, class Out, class Op, class F>
-    Out operator()(P&& policy, In first, In last, Out d_first, Op op, F unary_op) const {
-        return detail::scan_entry<false, detail::transformed_t<In, F>>(
-            "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
-            detail::no_init{});
-    }
+template <execution_policy P, detail::random_access In, class Out, class Op, class F>
+Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op) {
+    return detail::scan_entry<false, detail::transformed_t<In, F>>(
+        "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
+        detail::no_init{});
+}
 
-    template <execution_policy P, detail::random_access In, class Out, class Op, class F, class T>
-    Out operator()(P&& policy, In first, In last, Out d_first, Op op, F unary_op,
-                                 T init) const {
-        return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last, d_first,
-                                            op, unary_op, init);
-    }
-};
-}  // namespace algo
-inline constexpr algo::transform_inclusive_scan_fn transform_inclusive_scan{};
+template <execution_policy P, detail::random_access In, class Out, class Op, class F, class T>
+Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op,
+                             T init) {
+    return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last, d_first,
+                                        op, unary_op, init);
+}
 
-namespace algo {
-/// sweep::transform_exclusive_scan: a function object (not found by argument-dependent lookup, so that
-/// other libraries' unqualified calls are never redirected to sweep).
-struct transform_exclusive_scan_fn {
-    template <execution_policy P, detail::random_access In, class Out, class T, class Op, class F>
-    Out operator()(P&& policy, In first, In last, Out d_first, T init, Op op,
-                                 F unary_op) const {
-        return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last, d_first,
-                                           op, unary_op, init);
-    }
-};
-}  // namespace algo
-inline constexpr algo::transform_exclusive_scan_fn transform_exclusive_scan{};
+template <execution_policy P, detail::random_access In, class Out, class T, class Op, class F>
+Out transform_exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op,
+                             F unary_op) {
+    return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last, d_first,
+                                       op, unary_op, init);
+}
 
 }  // namespace sweep
