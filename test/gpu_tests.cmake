@@ -38,3 +38,5 @@ set_tests_properties(gpu_compaction_custom_predicate_host_compiled_does_not_comp
 add_test(NAME gpu_compaction_builtin_predicate_host_compiled_compiles
   COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
           -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 -DSWEEP_CONTROL ${_sweep_cf_compaction})
+# Radix sort (docs/radix_sort.md): the key types, pairs, semantics and errors, 8-bit keys past 2^31.
+sweep_add_gpu_test(test_gpu_radix_keys_int gpu/radix_keys_int.cu)
