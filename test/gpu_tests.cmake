@@ -40,3 +40,5 @@ add_test(NAME gpu_compaction_builtin_predicate_host_compiled_compiles
           -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 -DSWEEP_CONTROL ${_sweep_cf_compaction})
 # Radix sort (docs/radix_sort.md): the key types, pairs, semantics and errors, 8-bit keys past 2^31.
 sweep_add_gpu_test(test_gpu_radix_keys_int gpu/radix_keys_int.cu)
+sweep_add_gpu_test(test_gpu_radix_keys_float gpu/radix_keys_float.cu)
+sweep_add_gpu_test(test_gpu_radix_pairs gpu/radix_pairs.cu)
