@@ -42,3 +42,7 @@ add_test(NAME gpu_compaction_builtin_predicate_host_compiled_compiles
 sweep_add_gpu_test(test_gpu_radix_keys_int gpu/radix_keys_int.cu)
 sweep_add_gpu_test(test_gpu_radix_keys_float gpu/radix_keys_float.cu)
 sweep_add_gpu_test(test_gpu_radix_pairs gpu/radix_pairs.cu)
+# Compiled by the host compiler: the precompiled radix sorts serve host-compiled callers.
+sweep_add_gpu_test(test_gpu_radix_host_compiled gpu/radix_host_compiled.cpp)
+sweep_add_gpu_test(test_gpu_radix_semantics gpu/radix_semantics.cu)
+sweep_add_gpu_test(test_gpu_radix_large gpu/radix_large.cu)

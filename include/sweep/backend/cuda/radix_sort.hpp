@@ -33,7 +33,7 @@ void radix_sort(gpu_tag, const P& policy, KeyIt first, std::int64_t n, ValIt val
                   "sweep::gpu: this is a host container's iterator. sweep::gpu needs device "
                   "memory: raw device pointers, thrust::device_ptr, thrust::device_vector "
                   "iterators or Thrust fancy iterators over them.");
-    if (n < 2) return;
+    if (n == 0) return;
     constexpr const char* name = with_values ? "radix_sort_by_key" : "radix_sort";
     auto keys = cuda::unwrap(first);
     static_assert(std::is_pointer_v<decltype(keys)>,
@@ -99,7 +99,7 @@ void radix_sort(gpu_tag, const P& policy, KeyIt first, std::int64_t n, ValIt val
         cuda::radix_sort_builtin(r);
 #endif
     }
-    if (!policy.has_stream) cuda::synchronize(s, name);
+    if (!policy.has_stream && n > 1) cuda::synchronize(s, name);
 }
 
 }  // namespace sweep::detail

@@ -66,6 +66,7 @@ __global__ void __launch_bounds__(Tuning::threads)
 #pragma unroll
     for (int j = 0; j < items; ++j) {
         const int e = ranker::element(j);
+        k[j] = K{};
         if (e < n) {
             k[j] = keys[e];
             if constexpr (with_values) v[j] = values[e];
@@ -223,13 +224,16 @@ __global__ void __launch_bounds__(Tuning::threads)
     const int valid = p.n - base < tile_items ? static_cast<int>(p.n - base)
                                               : static_cast<int>(tile_items);
     const int shift = pass * Tuning::radix_bits;
-    const K* const in = p.keys[src];
-    K* const out = p.keys[src ^ 1];
+    // Selected, not indexed: a run-time index into the parameter arrays would copy them to
+    // local memory.
+    const K* const in = src == 0 ? p.keys[0] : p.keys[1];
+    K* const out = src == 0 ? p.keys[1] : p.keys[0];
 
     K k[items];
 #pragma unroll
     for (int j = 0; j < items; ++j) {
         const int e = ranker::element(j);
+        k[j] = K{};
         if (e < valid) k[j] = in[base + e];
     }
     U bits[items];
@@ -261,7 +265,7 @@ __global__ void __launch_bounds__(Tuning::threads)
     for (int j = 0; j < items; ++j)
         if (ranker::element(j) < valid) sm.keys()[rank[j]] = k[j];
     if constexpr (with_values) {
-        const V* const vin = p.values[src];
+        const V* const vin = src == 0 ? p.values[0] : p.values[1];
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             const int e = ranker::element(j);
@@ -296,7 +300,7 @@ __global__ void __launch_bounds__(Tuning::threads)
     }
     __syncthreads();
 
-    V* const vout = p.values[src ^ 1];
+    V* const vout = src == 0 ? p.values[1] : p.values[0];
     for (int e = threadIdx.x; e < valid; e += Tuning::threads) {
         const K key = sm.keys()[e];
         const int d = radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(key), shift);
