@@ -1,4 +1,4 @@
-// test/gpu/radix_pairs.cu -- sweep::gpu radix_sort_by_key: keys with values of 1 to 24 bytes
+// test/gpu/radix_pairs.cu -- sweep::gpu radix_sort_by_key: keys with values of 2 to 100 bytes
 // (the values record each key's input index, so stability shows bitwise), ascending and
 // descending, every input pattern at the tile edges (of the pair's tuning), against seq.
 #include <cstdint>
@@ -25,6 +25,16 @@ struct rec24 {
     std::uint64_t y;
     static rec24 from_index(std::int64_t i, std::mt19937_64& g) {
         return rec24{i, static_cast<double>(g() >> 11), g()};
+    }
+};
+/// 100 bytes: a smaller tile (tuning/radix_tuning.cuh keeps a tile's values near 96 KB).
+struct rec100 {
+    std::uint32_t w[25];
+    static rec100 from_index(std::int64_t i, std::mt19937_64& g) {
+        rec100 r;
+        for (auto& x : r.w) x = static_cast<std::uint32_t>(g());
+        r.w[0] = static_cast<std::uint32_t>(i);
+        return r;
     }
 };
 /// 2 bytes.
@@ -59,4 +69,7 @@ TEST_CASE("gpu radix_sort_by_key: i32 keys, 24-byte values", "[gpu][radix][pairs
 }
 TEST_CASE("gpu radix_sort_by_key: u8 keys, 2-byte values", "[gpu][radix][pairs]") {
     radix_matrix<std::uint8_t, rec2>(308);
+}
+TEST_CASE("gpu radix_sort_by_key: u32 keys, 100-byte values", "[gpu][radix][pairs]") {
+    radix_matrix<std::uint32_t, rec100>(309);
 }

@@ -57,6 +57,10 @@ void radix_sort(gpu_tag, const P& policy, KeyIt first, std::int64_t n, ValIt val
             throw_invalid_argument(name,
                                    "the values are not device or managed memory (sweep::gpu)");
 #if defined(__CUDACC__)
+        static_assert(sizeof(V) <= 2048,
+                      "sweep::gpu radix_sort_by_key: values of more than 2 KB do not fit the "
+                      "sort's shared-memory tiles; sort (key, index) pairs and gather the values "
+                      "by index instead.");
         cuda::run_radix_sort<cuda::default_radix_tuning<K, V>, Descending>(name, keys, vals, n, s,
                                                                            alloc);
 #else

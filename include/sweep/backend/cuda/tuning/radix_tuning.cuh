@@ -37,8 +37,13 @@ struct default_radix_tuning_for {
                                      ? (values == 0 ? 20 : 16)
                                      : KeyBytes == 4 ? (values == 0 ? 20 : (values == 1 ? 18 : 14))
                                                      : (values == 0 ? 20 : (values == 1 ? 16 : 14));
-    static constexpr int threads = ValueBytes > 16 ? 256 : 384;
-    using type = radix_tuning<8, threads, (ValueBytes > 16 ? 8 : items)>;
+    // Values past 16 bytes: a tile's values stay within about 96 KB of shared memory (fewer
+    // threads and keys per thread as they grow; radix_sort.hpp refuses values past 2 KB).
+    static constexpr int big_threads = ValueBytes <= 384 ? 256 : (ValueBytes <= 768 ? 128 : 64);
+    static constexpr std::size_t big_fit = 98304 / (big_threads * (ValueBytes ? ValueBytes : 1));
+    static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
+    static constexpr int threads = ValueBytes > 16 ? big_threads : 384;
+    using type = radix_tuning<8, threads, (ValueBytes > 16 ? big_items : items)>;
 };
 
 template <class K, class V>
