@@ -166,8 +166,8 @@ struct buffers {
 
 void header(bool tune) {
     if (tune) {
-        std::printf("\n| case | n | bits x threads x items | tile | sweep us | Gkeys/s | vs default |\n");
-        std::printf("|------|---|------------------------|------|----------|---------|------------|\n");
+        std::printf("\n| case | n | bits x threads x items, blocks/SM cap | tile | sweep us | Gkeys/s | vs default |\n");
+        std::printf("|------|---|--------------------------------------|------|----------|---------|------------|\n");
     } else {
         std::printf("\n| case | keys | n | sweep us | Gkeys/s | cub us | Gkeys/s | thrust us | Gkeys/s | vs CUB | vs thrust | check |\n");
         std::printf("|------|------|---|----------|---------|--------|---------|-----------|---------|--------|-----------|-------|\n");
@@ -276,8 +276,8 @@ void tune_row(const char* name, buffers<K, V>& b, timer& t, cudaStream_t s, doub
     bool check = same(b.keys, b.ref, b.n);
     if (Pairs) check = check && same(b.vals, b.vref, b.n);
     const int lg = 63 - __builtin_clzll(static_cast<unsigned long long>(b.n));
-    std::printf("| %s | 2^%d | %d x %d x %d | %lld | %.1f | %.2f | %.3f %s |\n", name, lg,
-                Tuning::radix_bits, Tuning::threads, Tuning::items,
+    std::printf("| %s | 2^%d | %d x %d x %d, %d | %lld | %.1f | %.2f | %.3f %s |\n", name, lg,
+                Tuning::radix_bits, Tuning::threads, Tuning::items, Tuning::min_blocks,
                 static_cast<long long>(Tuning::tile_items), us, gkeys(b.n, us), base_us / us,
                 check ? "" : "MISMATCH");
     std::fflush(stdout);
@@ -303,19 +303,21 @@ void tune_case(const char* name, int lg, cudaStream_t s) {
     if (Pairs) ok(cudaMemcpyAsync(b.vref, b.vals, n * sizeof(V), cudaMemcpyDeviceToDevice, s), "copy");
     ok(cudaStreamSynchronize(s), "ref");
     tune_row<D, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 256, 16>, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 256, 24>, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 384, 12>, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 384, 16>, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 384, 24>, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 512, 12>, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 512, 16>, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 512, 20>, K, V, Pairs>(name, b, t, s, base);
-    tune_row<cu::radix_tuning<8, 640, 16>, K, V, Pairs>(name, b, t, s, base);
+    // threads x keys per thread x blocks per SM the registers are capped for (1: no cap).
+    tune_row<cu::radix_tuning<8, 384, 20, 1>, K, V, Pairs>(name, b, t, s, base);  // CUB's shape
+    tune_row<cu::radix_tuning<8, 384, 16, 1>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 384, 12, 2>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 384, 16, 2>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 256, 16, 3>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 256, 20, 2>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 256, 12, 4>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 512, 12, 2>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 512, 8, 3>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 640, 8, 2>, K, V, Pairs>(name, b, t, s, base);
     if constexpr (sizeof(K) == 8) {
         // 10-bit digits: 7 passes instead of 8 over 64-bit keys.
-        tune_row<cu::radix_tuning<10, 512, 16>, K, V, Pairs>(name, b, t, s, base);
-        tune_row<cu::radix_tuning<10, 256, 24>, K, V, Pairs>(name, b, t, s, base);
+        tune_row<cu::radix_tuning<10, 256, 16, 2>, K, V, Pairs>(name, b, t, s, base);
+        tune_row<cu::radix_tuning<10, 512, 12, 1>, K, V, Pairs>(name, b, t, s, base);
     }
 }
 

@@ -87,6 +87,7 @@ struct radix_ranker {
     static constexpr int items = Tuning::items;
     /// Digits per thread in steps 2 and 3.
     static constexpr int dpt = (radix + threads - 1) / threads;
+    static_assert(Tuning::tile_items < 65536, "ranks are 16-bit (the digit rides above them)");
     using block_scan = cub::BlockScan<unsigned, threads>;
 
     /// Tile element index of item j of this thread.
@@ -100,9 +101,16 @@ struct radix_ranker {
         for (int i = threadIdx.x; i < Tuning::warps * radix; i += threads) hist[i] = 0;
     }
 
+    /// The digit of a key in this pass (recomputed where needed rather than kept in registers:
+    /// registers decide how many blocks an SM holds).
+    template <bool Descending, class K>
+    __device__ static int digit_of(K k, int shift) {
+        return radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(k), shift);
+    }
+
     /// Step 1. hist zeroed and visible (after a barrier). Items at element >= valid take no part.
-    template <class U>
-    __device__ static void rank_in_warps(const U (&bits)[items], int valid, int shift,
+    template <bool Descending, class K>
+    __device__ static void rank_in_warps(const K (&keys)[items], int valid, int shift,
                                          unsigned* hist, unsigned (&rank)[items]) {
         const int lane = threadIdx.x % warp_threads;
         unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
@@ -110,7 +118,7 @@ struct radix_ranker {
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             const bool ok = element(j) < valid;
-            const int d = ok ? radix_digit<Tuning::radix_bits>(bits[j], shift) : radix;
+            const int d = ok ? digit_of<Descending>(keys[j], shift) : radix;
             const unsigned peers = __match_any_sync(full_mask, d);
             const int leader = 31 - __clz(peers);
             unsigned before = 0;
@@ -119,7 +127,10 @@ struct radix_ranker {
                 wh[d] = before + static_cast<unsigned>(__popc(peers));
             }
             before = __shfl_sync(full_mask, before, leader);
-            rank[j] = before + static_cast<unsigned>(__popc(peers & lower));
+            // The digit rides in the upper half (tiles hold < 2^16 keys): `places` needs it, and
+            // keeping it here costs no register (recomputing it invites the compiler to keep a
+            // copy of every digit alive across the barrier instead).
+            rank[j] = (static_cast<unsigned>(d) << 16) | (before + static_cast<unsigned>(__popc(peers & lower)));
             __syncwarp();
         }
     }
@@ -160,16 +171,15 @@ struct radix_ranker {
     }
 
     /// A ranked item's place in the tile sorted by digit (after a barrier following step 3).
-    template <class U>
-    __device__ static void places(const U (&bits)[items], int valid, int shift,
-                                  const unsigned* hist, const unsigned* start,
+    /// rank[] as step 1 left it (digit << 16 | rank in the warp's digit).
+    __device__ static void places(int valid, const unsigned* hist, const unsigned* start,
                                   unsigned (&rank)[items]) {
         const unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             if (element(j) < valid) {
-                const int d = radix_digit<Tuning::radix_bits>(bits[j], shift);
-                rank[j] += start[d] + wh[d];
+                const unsigned d = rank[j] >> 16;
+                rank[j] = (rank[j] & 0xffffu) + start[d] + wh[d];
             }
         }
     }

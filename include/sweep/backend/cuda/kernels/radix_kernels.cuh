@@ -50,10 +50,9 @@ struct radix_pass_params {
 // ---- one tile ------------------------------------------------------------------------------------
 
 template <class Tuning, bool Descending, class K, class V>
-__global__ void __launch_bounds__(Tuning::threads)
+__global__ void __launch_bounds__(Tuning::threads)  // one block: no register cap
     radix_single_tile_kernel(K* keys, V* values, int n) {
     using ranker = radix_ranker<Tuning>;
-    using U = ordered_bits_t<K>;
     constexpr int items = Tuning::items;
     constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
     constexpr bool with_values = radix_has_values_v<V>;
@@ -74,13 +73,10 @@ __global__ void __launch_bounds__(Tuning::threads)
     }
     for (int pass = 0; pass < passes; ++pass) {
         const int shift = pass * Tuning::radix_bits;
-        U bits[items];
-#pragma unroll
-        for (int j = 0; j < items; ++j) bits[j] = radix_key_bits<Descending>(k[j]);
         ranker::zero_hist(sm.hist());
         __syncthreads();
         unsigned rank[items];
-        ranker::rank_in_warps(bits, n, shift, sm.hist(), rank);
+        ranker::template rank_in_warps<Descending>(k, n, shift, sm.hist(), rank);
         __syncthreads();
         unsigned count[ranker::dpt];
         ranker::digit_counts(sm.hist(), count);
@@ -91,7 +87,7 @@ __global__ void __launch_bounds__(Tuning::threads)
         unsigned first[ranker::dpt];
         ranker::digit_starts(scan_tmp, count, first, sm.start());
         __syncthreads();
-        ranker::places(bits, n, shift, sm.hist(), sm.start(), rank);
+        ranker::places(n, sm.hist(), sm.start(), rank);
         __syncthreads();  // the counters are read: the keys may overlay them
 #pragma unroll
         for (int j = 0; j < items; ++j) {
@@ -201,10 +197,9 @@ __device__ __forceinline__ std::uint64_t radix_word(unsigned code, std::uint64_t
 }
 
 template <class Tuning, bool Descending, class K, class V>
-__global__ void __launch_bounds__(Tuning::threads)
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     radix_onesweep_kernel(radix_pass_params<K, V> p, int pass) {
     using ranker = radix_ranker<Tuning>;
-    using U = ordered_bits_t<K>;
     constexpr int items = Tuning::items;
     constexpr int radix = Tuning::radix;
     constexpr std::int64_t tile_items = Tuning::tile_items;
@@ -236,11 +231,8 @@ __global__ void __launch_bounds__(Tuning::threads)
         k[j] = K{};
         if (e < valid) k[j] = in[base + e];
     }
-    U bits[items];
-#pragma unroll
-    for (int j = 0; j < items; ++j) bits[j] = radix_key_bits<Descending>(k[j]);
     unsigned rank[items];
-    ranker::rank_in_warps(bits, valid, shift, sm.hist(), rank);
+    ranker::template rank_in_warps<Descending>(k, valid, shift, sm.hist(), rank);
     __syncthreads();
     unsigned count[ranker::dpt];
     ranker::digit_counts(sm.hist(), count);
@@ -259,7 +251,7 @@ __global__ void __launch_bounds__(Tuning::threads)
     unsigned first[ranker::dpt];
     ranker::digit_starts(scan_tmp, count, first, sm.start());
     __syncthreads();
-    ranker::places(bits, valid, shift, sm.hist(), sm.start(), rank);
+    ranker::places(valid, sm.hist(), sm.start(), rank);
     __syncthreads();  // the counters are read: the keys may overlay them
 #pragma unroll
     for (int j = 0; j < items; ++j)

@@ -11,8 +11,10 @@
 
 namespace sweep::detail::cuda {
 
-template <int RadixBits, int Threads, int ItemsPerThread, int HistThreads = 256,
-          int HistItems = 16>
+/// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
+/// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
+template <int RadixBits, int Threads, int ItemsPerThread, int MinBlocks = 1,
+          int HistThreads = 256, int HistItems = 16>
 struct radix_tuning {
     static_assert(RadixBits >= 5 && RadixBits <= 10, "digits of 5 to 10 bits");
     static_assert(Threads % 32 == 0 && Threads >= 64 && Threads <= 1024);
@@ -23,27 +25,27 @@ struct radix_tuning {
     static constexpr int items = ItemsPerThread;
     static constexpr int warps = Threads / 32;
     static constexpr std::int64_t tile_items = std::int64_t{Threads} * ItemsPerThread;
+    static constexpr int min_blocks = MinBlocks;
     static constexpr int hist_threads = HistThreads;
     static constexpr int hist_items = HistItems;
 };
 
-/// Defaults, by key and value size (a value size of 0: keys only). Starting points taken from
-/// the Onesweep papers' and CUB's published sm_90 shapes (384 threads, 8-bit digits), to be
-/// replaced by the device sweep of bench_gpu_radix --tune.
+/// Defaults, by key and value size (a value size of 0: keys only). 8-bit digits, 384 threads,
+/// compiled for 2 blocks per SM (at most 80 registers), with the most keys per thread that
+/// compile without spills under that cap (ptxas, sm_90): 16 for keys of up to 4 bytes (keys
+/// only or with 4-byte values), 12 with 64-bit keys or 8-byte values. An unconstrained kernel
+/// of CUB's shape (384 x 20) takes 122-168 registers, i.e. one block per SM. Not yet measured
+/// on the device: bench_gpu_radix --tune sweeps the alternatives.
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct default_radix_tuning_for {
-    static constexpr int values = ValueBytes == 0 ? 0 : (ValueBytes <= 4 ? 1 : 2);
-    static constexpr int items = KeyBytes <= 2
-                                     ? (values == 0 ? 20 : 16)
-                                     : KeyBytes == 4 ? (values == 0 ? 20 : (values == 1 ? 18 : 14))
-                                                     : (values == 0 ? 20 : (values == 1 ? 16 : 14));
+    static constexpr int items = (KeyBytes <= 4 && ValueBytes <= 4) ? 16 : 12;
     // Values past 16 bytes: a tile's values stay within about 96 KB of shared memory (fewer
     // threads and keys per thread as they grow; radix_sort.hpp refuses values past 2 KB).
     static constexpr int big_threads = ValueBytes <= 384 ? 256 : (ValueBytes <= 768 ? 128 : 64);
     static constexpr std::size_t big_fit = 98304 / (big_threads * (ValueBytes ? ValueBytes : 1));
     static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
-    static constexpr int threads = ValueBytes > 16 ? big_threads : 384;
-    using type = radix_tuning<8, threads, (ValueBytes > 16 ? big_items : items)>;
+    using type = std::conditional_t<(ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1>,
+                                    radix_tuning<8, 384, items, 2>>;
 };
 
 template <class K, class V>
