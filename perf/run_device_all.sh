@@ -25,7 +25,7 @@ if [ "$what" = gpu ]; then
     rc=$?
     log "$n: rc=$rc $(grep -E 'passed|failed' "$OUT/$n.log" | tail -1)"
   done
-  for t in ${SAN_TESTS:-test_gpu_scan_semantics test_gpu_compaction test_gpu_segmented_scan}; do
+  for t in ${SAN_TESTS:-test_gpu_scan_semantics test_gpu_compaction test_gpu_segmented_scan test_gpu_radix_semantics}; do
     [ -x $B/test/$t ] || continue
     timeout ${SAN_TIMEOUT:-120} env ${SAN_MAX_N:+SWEEP_TEST_MAX_N=$SAN_MAX_N} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/$t >"$OUT/memcheck_$t.log" 2>&1
     log "memcheck $t: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
