@@ -1,8 +1,9 @@
 // test/gpu/radix_semantics.cu -- sweep::gpu radix sorts beyond the type matrix: stability
 // spelled out, Thrust device_vector iterators and device_ptr, managed memory, streams
 // (asynchronous with .on(s), several host threads), memory resources (every byte given back),
-// misaligned ranges, and the errors API.md promises (host memory, last < first, no temporary
-// memory: std::bad_alloc before anything is written).
+// misaligned ranges, the errors API.md promises (host memory, last < first, no temporary
+// memory: std::bad_alloc before anything is written), and repeated concurrent sorts checked in
+// O(n) (look-back races).
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -220,4 +221,49 @@ TEST_CASE("gpu radix_sort: errors", "[gpu][radix][errors]") {
         sweep::radix_sort_by_key(sweep::gpu, host.data(), host.data(), host.data());
         CHECK(host == std::vector<std::uint32_t>(10000, 1));
     }
+}
+
+TEST_CASE("gpu radix_sort_by_key: repeated sorts, two streams at once (look-back races)",
+          "[gpu][radix][stress]") {
+    // Many tiles and many rounds, two sorts in flight on two streams so that the tiles of each
+    // are scheduled unevenly. Checked in O(n) without a host sort: the values are the input
+    // indices, so order, stability and "every key is the one at its value's index" (hence a
+    // permutation) show together.
+    const std::int64_t n = std::min<std::int64_t>((std::int64_t{1} << 22) + 12345, radix_max_n());
+    cudaStream_t s[2];
+    for (auto& x : s) cuda_ok(cudaStreamCreateWithFlags(&x, cudaStreamNonBlocking), "stream");
+    auto g = sweep_test::rng(530);
+    const auto iv = iota_values(n);
+    for (int round = 0; round < 12; ++round) {
+        const pattern p = round % 3 == 0 ? pattern::few : pattern::uniform;
+        std::vector<std::uint32_t> h[2] = {make_keys<std::uint32_t>(p, n, g),
+                                           make_keys<std::uint32_t>(pattern::low_entropy, n, g)};
+        device_vector<std::uint32_t> k0(h[0]), k1(h[1]), v0(iv), v1(iv);
+        const bool desc = round % 2 == 1;
+        if (desc) {
+            sweep::radix_sort_by_key(sweep::gpu.on(s[0]), k0.begin(), k0.end(), v0.begin(), sweep::descending);
+            sweep::radix_sort_by_key(sweep::gpu.on(s[1]), k1.begin(), k1.end(), v1.begin(), sweep::descending);
+        } else {
+            sweep::radix_sort_by_key(sweep::gpu.on(s[0]), k0.begin(), k0.end(), v0.begin());
+            sweep::radix_sort_by_key(sweep::gpu.on(s[1]), k1.begin(), k1.end(), v1.begin());
+        }
+        for (auto& x : s) cuda_ok(cudaStreamSynchronize(x), "sync");
+        const std::vector<std::uint32_t> k[2] = {k0.download(), k1.download()};
+        const std::vector<std::uint32_t> v[2] = {v0.download(), v1.download()};
+        for (int which = 0; which < 2; ++which) {
+            std::int64_t bad = -1;
+            for (std::int64_t i = 0; i < n && bad < 0; ++i) {
+                const std::uint32_t a = i > 0 ? k[which][i - 1] : 0, b = k[which][i];
+                const bool value_ok = v[which][i] < n && h[which][v[which][i]] == b;
+                const bool order_ok = i == 0 || (desc ? a > b : a < b) ||
+                                      (a == b && v[which][i - 1] < v[which][i]);
+                if (!value_ok || !order_ok) bad = i;
+            }
+            INFO("round " << round << ", stream " << which << (desc ? ", descending" : "")
+                          << ", n " << n << ", seed " << sweep_test::seed()
+                          << ", first bad index " << bad);
+            CHECK(bad < 0);
+        }
+    }
+    for (auto& x : s) cudaStreamDestroy(x);
 }
