@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perf/run_device_all.sh gpu|cpu -- one call on the GPU machine (see /work/.library/device):
 #   gpu: build everything, run every GPU test (rc and summary line each), compute-sanitizer
-#        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented).
+#        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented,
+#        radix; RADIX_TUNE=1 adds the radix sort's shape sweep).
 #   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores.
 # Logs and tables go to $OUT (the perf tables as .md; everything else in one archive).
 set -u
@@ -24,7 +25,7 @@ if [ "$what" = gpu ]; then
     rc=$?
     log "$n: rc=$rc $(grep -E 'passed|failed' "$OUT/$n.log" | tail -1)"
   done
-  for t in ${SAN_TESTS:-test_gpu_scan_semantics test_gpu_compaction test_gpu_segmented_scan}; do
+  for t in ${SAN_TESTS:-test_gpu_scan_semantics test_gpu_compaction test_gpu_segmented_scan test_gpu_radix_semantics}; do
     [ -x $B/test/$t ] || continue
     timeout ${SAN_TIMEOUT:-120} env ${SAN_MAX_N:+SWEEP_TEST_MAX_N=$SAN_MAX_N} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/$t >"$OUT/memcheck_$t.log" 2>&1
     log "memcheck $t: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
@@ -32,6 +33,9 @@ if [ "$what" = gpu ]; then
   timeout 150 $B/perf/gpu/sweep_perf_gpu_scan ${SCAN_RANGE:-28 10} >"$OUT/perf_scan.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
   timeout 100 $B/perf/gpu/sweep_perf_gpu_segmented 24,28 int32,int8 >"$OUT/perf_segmented.md" 2>&1
+  [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix all 24,28 >"$OUT/perf_radix.md" 2>&1
+  # The radix sort's kernel shapes (set RADIX_TUNE=1): sweep only, several shapes per case.
+  [ -n "${RADIX_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 300 $B/perf/gpu/sweep_perf_gpu_radix tune 24,28 >"$OUT/perf_radix_tune.md" 2>&1
 else
   B=/tmp/bc
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }

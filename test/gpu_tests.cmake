@@ -38,3 +38,22 @@ set_tests_properties(gpu_compaction_custom_predicate_host_compiled_does_not_comp
 add_test(NAME gpu_compaction_builtin_predicate_host_compiled_compiles
   COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
           -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 -DSWEEP_CONTROL ${_sweep_cf_compaction})
+# Radix sort (docs/radix_sort.md): the key types, pairs, semantics and errors, 8-bit keys past 2^31.
+sweep_add_gpu_test(test_gpu_radix_keys_int gpu/radix_keys_int.cu)
+sweep_add_gpu_test(test_gpu_radix_keys_float gpu/radix_keys_float.cu)
+sweep_add_gpu_test(test_gpu_radix_pairs gpu/radix_pairs.cu)
+# Compiled by the host compiler: the precompiled radix sorts serve host-compiled callers.
+sweep_add_gpu_test(test_gpu_radix_host_compiled gpu/radix_host_compiled.cpp)
+sweep_add_gpu_test(test_gpu_radix_semantics gpu/radix_semantics.cu)
+sweep_add_gpu_test(test_gpu_radix_large gpu/radix_large.cu)
+# From a host-compiled file, radix_sort_by_key with values of a size that is not precompiled fails
+# to compile with a message that says why; the control (8-byte values) compiles.
+set(_sweep_cf_radix ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_radix_host_compiled.cpp)
+add_test(NAME gpu_radix_odd_values_host_compiled_does_not_compile
+  COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
+          -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 ${_sweep_cf_radix})
+set_tests_properties(gpu_radix_odd_values_host_compiled_does_not_compile PROPERTIES
+  PASS_REGULAR_EXPRESSION "only the precompiled sorts are available")
+add_test(NAME gpu_radix_8byte_values_host_compiled_compiles
+  COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
+          -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 -DSWEEP_CONTROL ${_sweep_cf_radix})

@@ -1,0 +1,188 @@
+// sweep/backend/cuda/agent/radix_agent.cuh -- GPU backend, radix sort: what one block does.
+//
+// Keys are ranked by the ordered bits of detail/radix_traits.hpp (inverted for a descending
+// sort, which keeps equal keys in input order). A tile is held warp-striped: item j of lane l of
+// warp w is tile element w * 32 * Items + 32 j + l, so that the order in which a warp ranks its
+// items (item by item, lane by lane) is the order of the input, which makes the ranking stable:
+//   1. per item, the lanes with the same digit find each other (__match_any_sync); the highest
+//      of them adds their number to the warp's counter of that digit in shared memory, and each
+//      lane's rank is the counter before that plus its place among its peers;
+//   2. per digit (thread t owns digits t*D .. t*D+D-1), the warps' counters are scanned: warp
+//      offsets within the digit, and the tile's count of the digit;
+//   3. a block-wide exclusive scan of the counts gives where each digit starts in the tile.
+// A key's place in the tile sorted by digit is start[digit] + warp offset + rank.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cub/block/block_scan.cuh>
+
+#include <sweep/backend/cuda/agent/warp_ops.cuh>
+#include <sweep/backend/cuda/tuning/radix_tuning.cuh>
+#include <sweep/detail/radix_traits.hpp>
+
+namespace sweep::detail::cuda {
+
+/// The value type of a keys-only sort.
+struct radix_no_values {};
+
+template <class V>
+inline constexpr bool radix_has_values_v = !std::is_same_v<V, radix_no_values>;
+
+/// Passes of `bits`-wide digits over keys of type K.
+template <class K>
+constexpr int radix_pass_count(int bits) {
+    return static_cast<int>((8 * sizeof(K) + bits - 1) / bits);
+}
+
+/// The ordered bits a key is sorted by (descending: their complement).
+template <bool Descending, class K>
+__device__ __forceinline__ ordered_bits_t<K> radix_key_bits(K k) {
+    const ordered_bits_t<K> u = to_ordered(k);
+    if constexpr (Descending) return static_cast<ordered_bits_t<K>>(~u);
+    else return u;
+}
+
+template <int Bits, class U>
+__device__ __forceinline__ int radix_digit(U u, int shift) {
+    return static_cast<int>(static_cast<unsigned>(u >> shift) & ((1u << Bits) - 1u));
+}
+
+/// Shared memory of the ranking blocks (dynamic): the warps' digit counters, overlaid by the
+/// tile's keys once every rank is known; the tile's values; where each digit starts in the
+/// tile; each digit's global offset minus that start (Onesweep only).
+template <class Tuning, class K, class V>
+struct radix_smem {
+    static constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
+    static constexpr std::size_t hist_bytes =
+        std::size_t{Tuning::warps} * Tuning::radix * sizeof(unsigned);
+    static constexpr std::size_t key_tile_bytes = std::size_t(Tuning::tile_items) * sizeof(K);
+    static constexpr std::size_t keys_offset = 0;
+    static constexpr std::size_t keys_bytes =
+        align16(hist_bytes > key_tile_bytes ? hist_bytes : key_tile_bytes);
+    static constexpr std::size_t values_offset = keys_bytes;
+    static constexpr std::size_t values_bytes =
+        radix_has_values_v<V> ? align16(std::size_t(Tuning::tile_items) * sizeof(V)) : 0;
+    static constexpr std::size_t start_offset = values_offset + values_bytes;
+    static constexpr std::size_t start_bytes = align16(Tuning::radix * sizeof(unsigned));
+    static constexpr std::size_t base_offset = start_offset + start_bytes;
+    static constexpr std::size_t base_bytes = Tuning::radix * sizeof(std::int64_t);
+    static constexpr std::size_t bytes = base_offset + base_bytes;
+
+    unsigned char* raw;
+    __device__ unsigned* hist() const { return reinterpret_cast<unsigned*>(raw + keys_offset); }
+    __device__ K* keys() const { return reinterpret_cast<K*>(raw + keys_offset); }
+    __device__ V* values() const { return reinterpret_cast<V*>(raw + values_offset); }
+    __device__ unsigned* start() const { return reinterpret_cast<unsigned*>(raw + start_offset); }
+    __device__ std::int64_t* base() const {
+        return reinterpret_cast<std::int64_t*>(raw + base_offset);
+    }
+};
+
+template <class Tuning>
+struct radix_ranker {
+    static constexpr int radix = Tuning::radix;
+    static constexpr int threads = Tuning::threads;
+    static constexpr int items = Tuning::items;
+    /// Digits per thread in steps 2 and 3.
+    static constexpr int dpt = (radix + threads - 1) / threads;
+    static_assert(Tuning::tile_items < 65536, "ranks are 16-bit (the digit rides above them)");
+    using block_scan = cub::BlockScan<unsigned, threads>;
+
+    /// Tile element index of item j of this thread.
+    __device__ static int element(int j) {
+        const int lane = threadIdx.x % warp_threads;
+        const int warp = threadIdx.x / warp_threads;
+        return warp * warp_threads * items + j * warp_threads + lane;
+    }
+
+    __device__ static void zero_hist(unsigned* hist) {
+        for (int i = threadIdx.x; i < Tuning::warps * radix; i += threads) hist[i] = 0;
+    }
+
+    /// The digit of a key in this pass (recomputed where needed rather than kept in registers:
+    /// registers decide how many blocks an SM holds).
+    template <bool Descending, class K>
+    __device__ static int digit_of(K k, int shift) {
+        return radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(k), shift);
+    }
+
+    /// Step 1. hist zeroed and visible (after a barrier). Items at element >= valid take no part.
+    template <bool Descending, class K>
+    __device__ static void rank_in_warps(const K (&keys)[items], int valid, int shift,
+                                         unsigned* hist, unsigned (&rank)[items]) {
+        const int lane = threadIdx.x % warp_threads;
+        unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
+        const unsigned lower = (1u << lane) - 1u;
+#pragma unroll
+        for (int j = 0; j < items; ++j) {
+            const bool ok = element(j) < valid;
+            const int d = ok ? digit_of<Descending>(keys[j], shift) : radix;
+            const unsigned peers = __match_any_sync(full_mask, d);
+            const int leader = 31 - __clz(peers);
+            unsigned before = 0;
+            if (ok && lane == leader) {
+                before = wh[d];
+                wh[d] = before + static_cast<unsigned>(__popc(peers));
+            }
+            before = __shfl_sync(full_mask, before, leader);
+            // The digit rides in the upper half (tiles hold < 2^16 keys): `places` needs it, and
+            // keeping it here costs no register (recomputing it invites the compiler to keep a
+            // copy of every digit alive across the barrier instead).
+            rank[j] = (static_cast<unsigned>(d) << 16) | (before + static_cast<unsigned>(__popc(peers & lower)));
+            __syncwarp();
+        }
+    }
+
+    /// Step 2, after a barrier: turns the warps' counters into warp offsets within each digit
+    /// and returns this thread's digits' tile counts.
+    __device__ static void digit_counts(unsigned* hist, unsigned (&count)[dpt]) {
+#pragma unroll
+        for (int i = 0; i < dpt; ++i) {
+            const int d = threadIdx.x * dpt + i;
+            unsigned run = 0;
+            if (d < radix) {
+#pragma unroll 4
+                for (int w = 0; w < Tuning::warps; ++w) {
+                    const unsigned c = hist[w * radix + d];
+                    hist[w * radix + d] = run;
+                    run += c;
+                }
+            }
+            count[i] = run;
+        }
+    }
+
+    /// Step 3: the digits' starts in the tile (returned for this thread's digits and stored to
+    /// start[]). The caller puts a barrier before reading start[].
+    __device__ static void digit_starts(typename block_scan::TempStorage& tmp,
+                                        const unsigned (&count)[dpt], unsigned (&first)[dpt],
+                                        unsigned* start) {
+        unsigned in[dpt];
+#pragma unroll
+        for (int i = 0; i < dpt; ++i) in[i] = count[i];
+        block_scan(tmp).ExclusiveSum(in, first);
+#pragma unroll
+        for (int i = 0; i < dpt; ++i) {
+            const int d = threadIdx.x * dpt + i;
+            if (d < radix) start[d] = first[i];
+        }
+    }
+
+    /// A ranked item's place in the tile sorted by digit (after a barrier following step 3).
+    /// rank[] as step 1 left it (digit << 16 | rank in the warp's digit).
+    __device__ static void places(int valid, const unsigned* hist, const unsigned* start,
+                                  unsigned (&rank)[items]) {
+        const unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
+#pragma unroll
+        for (int j = 0; j < items; ++j) {
+            if (element(j) < valid) {
+                const unsigned d = rank[j] >> 16;
+                rank[j] = (rank[j] & 0xffffu) + start[d] + wh[d];
+            }
+        }
+    }
+};
+
+}  // namespace sweep::detail::cuda

@@ -1,0 +1,113 @@
+// sweep/backend/cuda/dispatch/radix_sort.cuh -- GPU backend, host side of the radix sort: sizes
+// and lays out the temporary storage, zeroes what must start at zero, launches. Enqueues only:
+// the caller decides whether to wait. No algorithm logic here (kernels/radix_kernels.cuh).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include <sweep/backend/cuda/kernels/radix_kernels.cuh>
+#include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/backend/cuda/tuning/radix_tuning.cuh>
+#include <sweep/detail/checks.hpp>
+
+namespace sweep::detail::cuda {
+
+/// The temporary storage of one sort of n keys in `tiles` tiles:
+///   [ tickets | histogram of every pass | look-back words ]   zeroed by one memset
+///   [ bins | pass info | keys buffer | values buffer ]
+template <class Tuning, class K, class V>
+struct radix_temp_layout {
+    static constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
+    static constexpr std::size_t round(std::size_t b) { return (b + 255) / 256 * 256; }
+
+    std::size_t tickets = 0, hist, states, zeroed, bins, info, keys, values, total;
+
+    radix_temp_layout(std::int64_t n, std::int64_t tiles) {
+        hist = round(sizeof(unsigned) * passes);
+        states = hist + round(sizeof(std::uint64_t) * passes * Tuning::radix);
+        zeroed = states + round(sizeof(std::uint64_t) * static_cast<std::size_t>(tiles) *
+                                Tuning::radix);
+        bins = zeroed;
+        info = bins + round(sizeof(std::uint64_t) * passes * Tuning::radix);
+        keys = info + round(sizeof(int) * (passes + 1));
+        values = keys + round(sizeof(K) * static_cast<std::size_t>(n));
+        total = values;
+        if constexpr (radix_has_values_v<V>) total += round(sizeof(V) * static_cast<std::size_t>(n));
+    }
+};
+
+/// Sorts keys[0, n) (and values alongside) in place, stable. Enqueued on `s`; the temporary is
+/// given back stream-ordered when this returns.
+template <class Tuning, bool Descending, class K, class V>
+void run_radix_sort(const char* name, K* keys, V* values, std::int64_t n, stream_t s,
+                    const temp_allocator& alloc) {
+    if (n < 2) return;
+    using smem = radix_smem<Tuning, K, V>;
+    constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
+
+    if (n <= Tuning::tile_items) {
+        const auto kernel = radix_single_tile_kernel<Tuning, Descending, K, V>;
+        allow_dynamic_smem(reinterpret_cast<const void*>(kernel), static_cast<int>(smem::bytes),
+                           name);
+        kernel<<<1, Tuning::threads, smem::bytes, s>>>(keys, values, static_cast<int>(n));
+        check_launch(name);
+        return;
+    }
+
+    const std::int64_t tiles = (n + Tuning::tile_items - 1) / Tuning::tile_items;
+    if (tiles > std::numeric_limits<int>::max())
+        throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
+    const radix_temp_layout<Tuning, K, V> layout(n, tiles);
+    temp_buffer temp(alloc, layout.total, s);  // std::bad_alloc before anything is enqueued
+    auto* const base = static_cast<unsigned char*>(temp.get());
+    memset_async(base, layout.zeroed, s, name);
+
+    auto* const hist = reinterpret_cast<unsigned long long*>(base + layout.hist);
+    auto* const bins = reinterpret_cast<std::uint64_t*>(base + layout.bins);
+    auto* const info = reinterpret_cast<int*>(base + layout.info);
+    K* const alt_keys = reinterpret_cast<K*>(base + layout.keys);
+    V* alt_values = nullptr;
+    if constexpr (radix_has_values_v<V>) alt_values = reinterpret_cast<V*>(base + layout.values);
+
+    {
+        const auto kernel = radix_histogram_kernel<Tuning, Descending, K>;
+        const std::int64_t per_chunk = std::int64_t{Tuning::hist_threads} * Tuning::hist_items;
+        const std::int64_t chunks = (n + per_chunk - 1) / per_chunk;
+        const std::int64_t resident =
+            resident_blocks(reinterpret_cast<const void*>(kernel), Tuning::hist_threads, name);
+        const std::int64_t grid = chunks < 2 * resident ? chunks : 2 * resident;
+        const std::int64_t per_block = (chunks + grid - 1) / grid * per_chunk;
+        kernel<<<static_cast<unsigned>(grid), Tuning::hist_threads, 0, s>>>(keys, n, per_block,
+                                                                              hist);
+        check_launch(name);
+    }
+    radix_scan_bins_kernel<Tuning::radix, passes><<<1, Tuning::radix, 0, s>>>(hist, bins, info, n);
+    check_launch(name);
+
+    const radix_pass_params<K, V> p{{keys, alt_keys},
+                                    {values, alt_values},
+                                    n,
+                                    bins,
+                                    info,
+                                    reinterpret_cast<std::uint64_t*>(base + layout.states),
+                                    reinterpret_cast<unsigned*>(base + layout.tickets)};
+    const auto kernel = radix_onesweep_kernel<Tuning, Descending, K, V>;
+    allow_dynamic_smem(reinterpret_cast<const void*>(kernel), static_cast<int>(smem::bytes), name);
+    for (int pass = 0; pass < passes; ++pass) {
+        kernel<<<static_cast<unsigned>(tiles), Tuning::threads, smem::bytes, s>>>(p, pass);
+        check_launch(name);
+    }
+
+    const auto copy = radix_copy_back_kernel<K, V>;
+    const std::int64_t resident = resident_blocks(reinterpret_cast<const void*>(copy), 256, name);
+    const std::int64_t want = (n + 255) / 256;
+    copy<<<static_cast<unsigned>(want < resident ? want : resident), 256, 0, s>>>(
+        keys, alt_keys, values, alt_values, n, info, passes);
+    check_launch(name);
+}
+
+}  // namespace sweep::detail::cuda

@@ -1,0 +1,55 @@
+// sweep/backend/cuda/tuning/radix_tuning.cuh -- GPU backend: the shape of the radix sort's kernels.
+//
+// Every knob is a template parameter so that perf/gpu/bench_gpu_radix.cu can sweep them on the
+// device (its tuning mode): digit width, threads per block and keys per thread of the Onesweep
+// pass, and the shape of the histogram (upsweep) kernel. docs/radix_sort.md has the reasoning.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace sweep::detail::cuda {
+
+/// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
+/// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
+template <int RadixBits, int Threads, int ItemsPerThread, int MinBlocks = 1,
+          int HistThreads = 256, int HistItems = 16>
+struct radix_tuning {
+    static_assert(RadixBits >= 5 && RadixBits <= 10, "digits of 5 to 10 bits");
+    static_assert(Threads % 32 == 0 && Threads >= 64 && Threads <= 1024);
+    static_assert(ItemsPerThread >= 1);
+    static constexpr int radix_bits = RadixBits;
+    static constexpr int radix = 1 << RadixBits;
+    static constexpr int threads = Threads;
+    static constexpr int items = ItemsPerThread;
+    static constexpr int warps = Threads / 32;
+    static constexpr std::int64_t tile_items = std::int64_t{Threads} * ItemsPerThread;
+    static constexpr int min_blocks = MinBlocks;
+    static constexpr int hist_threads = HistThreads;
+    static constexpr int hist_items = HistItems;
+};
+
+/// Defaults, by key and value size (a value size of 0: keys only). 8-bit digits, 384 threads,
+/// compiled for 2 blocks per SM (at most 80 registers), with the most keys per thread that
+/// compile without spills under that cap (ptxas, sm_90): 16 for keys of up to 4 bytes (keys
+/// only or with 4-byte values), 12 with 64-bit keys or 8-byte values. An unconstrained kernel
+/// of CUB's shape (384 x 20) takes 122-168 registers, i.e. one block per SM. Not yet measured
+/// on the device: bench_gpu_radix --tune sweeps the alternatives.
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+struct default_radix_tuning_for {
+    static constexpr int items = (KeyBytes <= 4 && ValueBytes <= 4) ? 16 : 12;
+    // Values past 16 bytes: a tile's values stay within about 96 KB of shared memory (fewer
+    // threads and keys per thread as they grow; radix_sort.hpp refuses values past 2 KB).
+    static constexpr int big_threads = ValueBytes <= 384 ? 256 : (ValueBytes <= 768 ? 128 : 64);
+    static constexpr std::size_t big_fit = 98304 / (big_threads * (ValueBytes ? ValueBytes : 1));
+    static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
+    using type = std::conditional_t<(ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1>,
+                                    radix_tuning<8, 384, items, 2>>;
+};
+
+template <class K, class V>
+using default_radix_tuning =
+    typename default_radix_tuning_for<sizeof(K), std::is_empty_v<V> ? 0 : sizeof(V)>::type;
+
+}  // namespace sweep::detail::cuda
