@@ -13,6 +13,7 @@
 #include <sweep/backend/cuda/iterators.hpp>
 #include <sweep/backend/cuda/precompiled.hpp>
 #include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/detail/canonical.hpp>
 #include <sweep/detail/checks.hpp>
 #include <sweep/detail/dispatch.hpp>
 #include <sweep/detail/scan_common.hpp>
@@ -63,13 +64,22 @@ Out scan(gpu_tag, const P& policy, const char* name, In first, std::int64_t n, O
 
     const stream_t s = policy.has_stream ? policy.stream : nullptr;
     const cuda::temp_allocator alloc = cuda::make_temp_allocator(policy.resource);
-    constexpr bool ordered = (P::numerics & numerics_deterministic) != 0;
+    // .deterministic() with an operator that is not exact: the canonical tree (detail/
+    // canonical.hpp), i.e. the register path with the canonical geometry and the ordered
+    // look-back. Exact operators give the same bits on the default path.
+    constexpr bool canonical = use_canonical_v<P, Acc, Op>;
 
 #if defined(__CUDACC__)
     cuda::reg_array<Acc, 1> init_value;
     if constexpr (has_init_v<Init>) init_value[0] = static_cast<Acc>(init);
-    cuda::launch_scan<cuda::default_scan_tuning<Acc>, ordered, Acc>(
-        name, in, out, n, op, f, init_value, Exclusive, has_init_v<Init>, s, alloc);
+    if constexpr (canonical) {
+        cuda::launch_scan<cuda::canonical_scan_tuning<Acc>, true, Acc, decltype(in), decltype(out),
+                          Op, F, void>(name, in, out, n, op, f, init_value, Exclusive,
+                                       has_init_v<Init>, s, alloc);
+    } else {
+        cuda::launch_scan<cuda::default_scan_tuning<Acc>, false, Acc>(
+            name, in, out, n, op, f, init_value, Exclusive, has_init_v<Init>, s, alloc);
+    }
 #else
     static_assert(cuda::host_callable_v<Acc, decltype(in), decltype(out), Op, F>,
                   "sweep::gpu from a translation unit not compiled by nvcc: only the precompiled "
@@ -77,7 +87,7 @@ Out scan(gpu_tag, const P& policy, const char* name, In first, std::int64_t n, O
                   "(8-64-bit integers, float, double; the init, if any, of that same type), no "
                   "transform, and sweep::plus/minimum/maximum or std::plus. Compile this call "
                   "site with nvcc (a .cu file) for custom types, operators or iterators.");
-    static_assert(!ordered, "sweep::gpu.deterministic() from host-compiled code: not yet precompiled");
+    static_assert(!canonical, "sweep::gpu.deterministic() from host-compiled code: not yet precompiled");
     cuda::builtin_scan_request r;
     r.in = in;
     r.out = out;

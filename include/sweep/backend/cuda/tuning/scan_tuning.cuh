@@ -6,6 +6,8 @@
 
 #include <cstddef>
 
+#include <sweep/detail/canonical.hpp>
+
 namespace sweep::detail::cuda {
 
 /// One tile = threads * items elements, processed by one block. `items * sizeof(T)` is kept a
@@ -46,6 +48,13 @@ template <> struct default_scan_tuning_for<8> { using type = scan_tuning<128, 16
 
 template <class Acc>
 using default_scan_tuning = typename default_scan_tuning_for<sizeof(Acc)>::type;
+
+/// `.deterministic()`: the register path with the canonical geometry (detail/canonical.hpp),
+/// whatever the default tuning above becomes. One look-back window, no pipelining (the ordered
+/// look-back folds a single window).
+template <class Acc>
+using canonical_scan_tuning =
+    scan_tuning<canonical::geometry<Acc>::threads, canonical::geometry<Acc>::items, 1>;
 
 /// The shared-memory tile path (agent/scan_bulk_agent.cuh): Threads per block, TileBytes of data
 /// per tile (a multiple of 512 * Threads / 32), Speculative: start the tile's copy before the
