@@ -38,3 +38,12 @@ set_tests_properties(gpu_compaction_custom_predicate_host_compiled_does_not_comp
 add_test(NAME gpu_compaction_builtin_predicate_host_compiled_compiles
   COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
           -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 -DSWEEP_CONTROL ${_sweep_cf_compaction})
+# .deterministic() / .compensated() on sweep::gpu against the host (bitwise) and an exact
+# accumulator. Built without FMA contraction (-fmad=false), as docs/numerics.md asks of user
+# operators and transforms on the deterministic path.
+sweep_add_gpu_test(test_gpu_numerics_deterministic gpu/numerics_deterministic.cu)
+sweep_add_gpu_test(test_gpu_numerics_compensated gpu/numerics_compensated.cu)
+foreach(_t test_gpu_numerics_deterministic test_gpu_numerics_compensated)
+  target_compile_options(${_t} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -Xcompiler=-ffp-contract=off>
+                                       $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+endforeach()
