@@ -47,3 +47,6 @@ foreach(_t test_gpu_numerics_deterministic test_gpu_numerics_compensated)
   target_compile_options(${_t} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -Xcompiler=-ffp-contract=off>
                                        $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
 endforeach()
+# Compiled by the host compiler: the precompiled deterministic/compensated float and double sums.
+sweep_add_gpu_test(test_gpu_numerics_host_compiled gpu/numerics_host_compiled.cpp)
+target_compile_options(test_gpu_numerics_host_compiled PRIVATE -ffp-contract=off)
