@@ -32,6 +32,8 @@ if [ "$what" = gpu ]; then
   timeout 150 $B/perf/gpu/sweep_perf_gpu_scan ${SCAN_RANGE:-28 10} >"$OUT/perf_scan.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
   timeout 100 $B/perf/gpu/sweep_perf_gpu_segmented 24,28 int32,int8 >"$OUT/perf_segmented.md" 2>&1
+  [ -x $B/perf/gpu/sweep_perf_gpu_numerics ] && timeout 120 $B/perf/gpu/sweep_perf_gpu_numerics 24,28 >"$OUT/perf_numerics.md" 2>&1
+  [ -x $B/perf/sweep_numerics_error ] && timeout 120 $B/perf/sweep_numerics_error 20 >"$OUT/numerics_error.csv" 2>&1
 else
   B=/tmp/bc
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
