@@ -2,7 +2,7 @@
 //
 // A compensated sum is a pair (s, c): s the floating-point sum, c the running sum of the rounding
 // errors of the additions that produced s. Element x enters as (x, 0). Two pairs combine as
-//     s = fl(s1 + s2), e = the exact error of that addition (TwoSum, Knuth), c = fl(fl(c1 + c2) + e)
+//     s = fl(s1 + s2), e = the exact error of that addition (TwoSum, Knuth), c = fl(c1 + fl(c2 + e))
 // (Ogita, Rump & Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26(6), 2005: Sum2,
 // here as an operator over pairs, so that any tree can evaluate it). Since s + (sum of all e) is
 // the exact sum, the result fl(s + c) has the error bound of docs/numerics.md: u|S| plus a term of
@@ -42,7 +42,9 @@ struct comp_plus {
         const T s = a.s + b.s;
         const T bb = s - a.s;
         const T e = (a.s - (s - bb)) + (b.s - bb);
-        return comp_sum<T>{s, (a.c + b.c) + e};
+        // c1 + (c2 + e), not (c1 + c2) + e: in a left-to-right fold (a the running prefix, b an
+        // element with c2 = 0) the loop-carried chain is then one addition for c, as for s.
+        return comp_sum<T>{s, a.c + (b.c + e)};
     }
 };
 
