@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <sweep/scan.hpp>
+#include <sweep/segmented_scan.hpp>
 
 #include "catch.hpp"
 #include "numerics.hpp"
@@ -231,4 +232,56 @@ TEST_CASE("compensated: transform scans and the std policies", "[numerics][compe
     sweep::transform_inclusive_scan(sweep::par.threads(2).compensated().deterministic(), x.begin(),
                                     x.end(), got.begin(), std::plus<double>{}, std::negate<>{});
     CHECK(same_bits(got, want));
+}
+
+TEST_CASE("compensated: by-key and segmented scans within the bound", "[numerics][compensated]") {
+    for (const int max_run : {1, 50, 5000, 1 << 20}) {
+        auto g = rng(800 + static_cast<std::uint64_t>(max_run));
+        const std::size_t n = 300'007;
+        const auto x = ill_conditioned<double>(n, 1e14, g);
+        const auto keys = run_keys(n, max_run, g);
+        std::vector<char> heads(n);
+        std::vector<std::int64_t> offs{0};
+        for (std::size_t i = 0; i < n; ++i) {
+            heads[i] = i == 0 || keys[i] != keys[i - 1];
+            if (i > 0 && heads[i]) offs.push_back(static_cast<std::int64_t>(i));
+        }
+        offs.push_back(static_cast<std::int64_t>(n));
+        auto run = [&](const char* name, auto p) {
+            std::vector<double> got(n);
+            sweep::inclusive_scan_by_key(p, keys.begin(), keys.end(), x.begin(), got.begin());
+            accuracy a = check_segmented_prefixes(x, heads, got, false, 0, 0x1p-53, false);
+            INFO(name << " inclusive_scan_by_key, runs up to " << max_run << ", seed "
+                      << sweep_test::seed() << ": prefix " << a.first_bad << " = " << a.bad_result
+                      << ", exact " << a.bad_exact << ", bound " << a.bad_bound);
+            CHECK(a.first_bad == -1);
+            sweep::segmented_exclusive_scan(p, x.begin(), x.end(), got.begin(),
+                                            sweep::offsets(offs.begin(), offs.end()), 0.25);
+            a = check_segmented_prefixes(x, heads, got, true, 0.25, 0x1p-53, true);
+            INFO("segmented_exclusive_scan (offsets, init 0.25): prefix "
+                 << a.first_bad << " = " << a.bad_result << ", exact " << a.bad_exact
+                 << ", bound " << a.bad_bound);
+            CHECK(a.first_bad == -1);
+        };
+        run("seq.compensated()", sweep::seq.compensated());
+        run("par.compensated()", sweep::par.compensated());
+        run("par.threads(3).compensated().deterministic()",
+            sweep::par.threads(3).compensated().deterministic());
+    }
+}
+
+TEST_CASE("deterministic: by-key scans are thread-count independent on par", "[numerics]") {
+    auto g = rng(900);
+    const std::size_t n = 500'003;
+    const auto x = uniform_values<float>(n, g);
+    const auto keys = run_keys(n, 70'000, g);
+    std::vector<float> want(n), got(n);
+    sweep::inclusive_scan_by_key(sweep::par.deterministic().threads(1), keys.begin(), keys.end(),
+                                 x.begin(), want.begin());
+    for (const int t : {2, 3, 0}) {
+        sweep::inclusive_scan_by_key(sweep::par.deterministic().threads(t), keys.begin(),
+                                     keys.end(), x.begin(), got.begin());
+        INFO("threads " << t << ": first difference " << first_difference(got, want));
+        CHECK(same_bits(got, want));
+    }
 }

@@ -46,10 +46,10 @@ Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first
         auto cf = to_comp<Acc, F>{std::move(f)};
         return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
             if constexpr (has_init_v<Init>) {
-                return scan<Exclusive, C>(tag, pol, name, first, n, d_first, comp_plus{},
+                return scan<Exclusive, C>(tag, pol, name, first, n, d_first, comp_plus<Acc>{},
                                           std::move(cf), C{static_cast<Acc>(init), Acc(0)});
             } else {
-                return scan<Exclusive, C>(tag, pol, name, first, n, d_first, comp_plus{},
+                return scan<Exclusive, C>(tag, pol, name, first, n, d_first, comp_plus<Acc>{},
                                           std::move(cf), no_init{});
             }
         });

@@ -117,8 +117,8 @@ double geometry_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s
     cu::reg_array<C, 1> init;
     const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
     return t.median_us([&] {
-        cu::launch_scan<Tuning, false, C, const T*, T*, sweep::detail::comp_plus, F, void>(
-            "bench", in, out, n, sweep::detail::comp_plus{}, F{}, init, false, false, s, alloc);
+        cu::launch_scan<Tuning, false, C, const T*, T*, sweep::detail::comp_plus<T>, F, void>(
+            "bench", in, out, n, sweep::detail::comp_plus<T>{}, F{}, init, false, false, s, alloc);
     });
 }
 

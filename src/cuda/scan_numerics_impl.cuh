@@ -26,11 +26,11 @@ void run_numerics(const builtin_scan_request& r) {
         reg_array<C, 1> ci;
         ci[0] = C{init, T(0)};
         if (det) {
-            launch_scan<canonical_scan_tuning<C>, true, C, const T*, T*, comp_plus, F, void>(
-                r.name, in, out, r.n, comp_plus{}, F{}, ci, r.exclusive, r.has_init, r.stream,
+            launch_scan<canonical_scan_tuning<C>, true, C, const T*, T*, comp_plus<T>, F, void>(
+                r.name, in, out, r.n, comp_plus<T>{}, F{}, ci, r.exclusive, r.has_init, r.stream,
                 r.alloc);
         } else {
-            launch_scan<default_scan_tuning<C>, false, C>(r.name, in, out, r.n, comp_plus{}, F{},
+            launch_scan<default_scan_tuning<C>, false, C>(r.name, in, out, r.n, comp_plus<T>{}, F{},
                                                           ci, r.exclusive, r.has_init, r.stream,
                                                           r.alloc);
         }

@@ -27,6 +27,11 @@ struct comp_sum {
     T s;
     T c;
 
+    comp_sum() = default;
+    /// An element x enters as (x, 0): implicit, so that the segmented backends, which read the
+    /// values as the accumulator type, need no transform.
+    SWEEP_HD constexpr comp_sum(T sum, T carry = T(0)) noexcept : s(sum), c(carry) {}
+
     /// The compensated sum rounded once to T. A non-finite s (an infinity or NaN among the
     /// inputs, or overflow) is returned as s, as the plain sum would give it (c is NaN then).
     SWEEP_HD constexpr operator T() const noexcept {
@@ -34,9 +39,10 @@ struct comp_sum {
     }
 };
 
-/// The combine of two compensated pairs (TwoSum on the sums, the carries added).
+/// The combine of two compensated pairs (TwoSum on the sums, the carries added). A class template
+/// (not a template call operator) so that a plain T converts to (T, 0) at the call.
+template <class T>
 struct comp_plus {
-    template <class T>
     SWEEP_HD constexpr comp_sum<T> operator()(const comp_sum<T>& a, const comp_sum<T>& b) const
         noexcept {
         const T s = a.s + b.s;

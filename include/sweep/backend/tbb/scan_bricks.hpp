@@ -44,7 +44,7 @@ inline constexpr bool lane_reduce_v =
 template <class Acc, class In, class Op, class F>
 inline constexpr bool comp_lane_reduce_v = false;
 template <class T, class In, class F>
-inline constexpr bool comp_lane_reduce_v<comp_sum<T>, In, comp_plus, F> =
+inline constexpr bool comp_lane_reduce_v<comp_sum<T>, In, comp_plus<T>, F> =
     std::is_same_v<F, to_comp<T, identity>> && std::contiguous_iterator<In> &&
     std::is_same_v<std::iter_value_t<In>, T>;
 
