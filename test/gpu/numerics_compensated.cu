@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <sweep/scan.hpp>
+#include <sweep/segmented_scan.hpp>
 
 #include "catch.hpp"
 #include "gpu_support.hpp"
@@ -125,4 +126,56 @@ TEST_CASE("gpu compensated: transform scan, 2^24 doubles", "[gpu][numerics][comp
                              << ", bound " << a.bad_bound << ", seed " << sweep_test::seed());
     CHECK(a.first_bad == -1);
     (void)neg;
+}
+
+TEST_CASE("gpu compensated and deterministic by-key scans", "[gpu][numerics][segmented]") {
+    for (const int max_run : {1, 700, 1 << 20}) {
+        auto g = rng(2400 + static_cast<std::uint64_t>(max_run));
+        const std::size_t n = 1'000'003;
+        const auto x = ill_conditioned<double>(n, 1e14, g);
+        const auto keys = run_keys(n, max_run, g);
+        std::vector<char> heads(n);
+        for (std::size_t i = 0; i < n; ++i) heads[i] = i == 0 || keys[i] != keys[i - 1];
+        device_vector<double> in(x), out(n), out2(n);
+        device_vector<int> k(keys);
+
+        sweep::inclusive_scan_by_key(sweep::gpu.compensated(), k.begin(), k.end(), in.begin(),
+                                     out.begin());
+        accuracy a = check_segmented_prefixes(x, heads, out.download(), false, 0, 0x1p-53, false);
+        {
+            INFO("gpu.compensated() inclusive_scan_by_key, runs up to "
+                 << max_run << ", seed " << sweep_test::seed() << ": prefix " << a.first_bad
+                 << " = " << a.bad_result << ", exact " << a.bad_exact << ", bound "
+                 << a.bad_bound);
+            CHECK(a.first_bad == -1);
+        }
+        out.poison();
+        sweep::exclusive_scan_by_key(sweep::gpu.compensated(), k.begin(), k.end(), in.begin(),
+                                     out.begin(), 0.25);
+        a = check_segmented_prefixes(x, heads, out.download(), true, 0.25, 0x1p-53, true);
+        {
+            INFO("gpu.compensated() exclusive_scan_by_key (init 0.25), runs up to "
+                 << max_run << ": prefix " << a.first_bad << " = " << a.bad_result << ", exact "
+                 << a.bad_exact << ", bound " << a.bad_bound);
+            CHECK(a.first_bad == -1);
+        }
+
+        // .deterministic(): the same bits on two streams at once (plain float-like sums of
+        // doubles, whose association would otherwise follow the look-back's timing).
+        cudaStream_t s1, s2;
+        cuda_ok(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "stream");
+        cuda_ok(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "stream");
+        sweep::inclusive_scan_by_key(sweep::gpu.on(s1).deterministic(), k.begin(), k.end(),
+                                     in.begin(), out.begin());
+        sweep::inclusive_scan_by_key(sweep::gpu.deterministic().on(s2), k.begin(), k.end(),
+                                     in.begin(), out2.begin());
+        cuda_ok(cudaStreamSynchronize(s1), "sync");
+        cuda_ok(cudaStreamSynchronize(s2), "sync");
+        const auto r1 = out.download(), r2 = out2.download();
+        INFO("gpu.deterministic() inclusive_scan_by_key on two streams, runs up to "
+             << max_run << ": first difference " << first_difference(r1, r2));
+        CHECK(same_bits(r1, r2));
+        cudaStreamDestroy(s1);
+        cudaStreamDestroy(s2);
+    }
 }
