@@ -151,7 +151,22 @@ template <class Acc, class Get, class Op>
 int thread_scans(workspace<Acc>& ws, Get& get, Op& op, std::int64_t base, std::int64_t len) {
     using G = geometry<Acc>;
     const int active = static_cast<int>((len + G::items - 1) / G::items);
-    for (int t = 0; t < active; ++t) {
+    const int full = static_cast<int>(len / G::items);  // threads with all items valid
+    int t = 0;
+    // Four threads in lockstep: four independent dependency chains for the core to overlap (the
+    // association of each thread's scan is unchanged).
+    for (; t + 4 <= full; t += 4) {
+        const std::int64_t f0 = std::int64_t{t} * G::items;
+        for (int u = 0; u < 4; ++u)
+            ws.x.set(f0 + u * G::items, static_cast<Acc>(get(base + f0 + u * G::items)));
+        for (int i = 1; i < G::items; ++i)
+            for (int u = 0; u < 4; ++u) {
+                const std::int64_t k = f0 + u * G::items + i;
+                ws.x.set(k, static_cast<Acc>(op(ws.x[k - 1], static_cast<Acc>(get(base + k)))));
+            }
+        for (int u = 0; u < 4; ++u) ws.lanes.set(t + u, ws.x[f0 + u * G::items + G::items - 1]);
+    }
+    for (; t < active; ++t) {
         const std::int64_t first = std::int64_t{t} * G::items;
         const int valid = static_cast<int>(len - first < G::items ? len - first : G::items);
         ws.x.set(first, static_cast<Acc>(get(base + first)));
@@ -184,13 +199,24 @@ int warp_scans(workspace<Acc>& ws, Op& op, int active) {
 template <class Acc, class Get, class Op>
 Acc tile_aggregate(workspace<Acc>& ws, Get& get, Op& op, std::int64_t base) {
     using G = geometry<Acc>;
-    // Thread totals only: a left fold of each thread's items.
-    for (int t = 0; t < G::threads; ++t) {
+    // Thread totals only: a left fold of each thread's items, four threads in lockstep.
+    static_assert(G::threads % 4 == 0);
+    for (int t = 0; t < G::threads; t += 4) {
         const std::int64_t first = base + std::int64_t{t} * G::items;
-        Acc acc = static_cast<Acc>(get(first));
-        for (int i = 1; i < G::items; ++i)
-            acc = static_cast<Acc>(op(acc, static_cast<Acc>(get(first + i))));
-        ws.lanes.set(t, acc);
+        Acc a0 = static_cast<Acc>(get(first));
+        Acc a1 = static_cast<Acc>(get(first + G::items));
+        Acc a2 = static_cast<Acc>(get(first + 2 * G::items));
+        Acc a3 = static_cast<Acc>(get(first + 3 * G::items));
+        for (int i = 1; i < G::items; ++i) {
+            a0 = static_cast<Acc>(op(a0, static_cast<Acc>(get(first + i))));
+            a1 = static_cast<Acc>(op(a1, static_cast<Acc>(get(first + G::items + i))));
+            a2 = static_cast<Acc>(op(a2, static_cast<Acc>(get(first + 2 * G::items + i))));
+            a3 = static_cast<Acc>(op(a3, static_cast<Acc>(get(first + 3 * G::items + i))));
+        }
+        ws.lanes.set(t, a0);
+        ws.lanes.set(t + 1, a1);
+        ws.lanes.set(t + 2, a2);
+        ws.lanes.set(t + 3, a3);
     }
     warp_scans(ws, op, G::threads);
     Acc agg = ws.warps[0];
