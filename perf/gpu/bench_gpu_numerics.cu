@@ -122,6 +122,20 @@ double geometry_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s
     });
 }
 
+/// The ordered (deterministic) register path at another geometry: what a different canonical
+/// geometry would cost (the canonical one is a contract: choose it before it ships).
+template <class Tuning, class T>
+double ordered_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    cu::reg_array<T, 1> init;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    return t.median_us([&] {
+        cu::launch_scan<Tuning, true, T, const T*, T*, sweep::plus<T>, sweep::detail::identity,
+                        void>("bench", in, out, n, sweep::plus<T>{}, sweep::detail::identity{},
+                              init, false, false, s, alloc);
+    });
+}
+
 template <class T>
 void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
     const std::int64_t n = std::int64_t{1} << lg;
@@ -181,6 +195,21 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
     row("sweep compensated+determ.", both_us);
     std::printf("|        |      | deterministic bits, 2 streams: %s |\n", same ? "same" : "DIFFER");
 
+    {
+        namespace cu = sweep::detail::cuda;
+        std::printf("|        |      | deterministic (ordered register path) geometries: |\n");
+        if constexpr (sizeof(T) == 4) {
+            row("  128 x 32 (canonical)", ordered_us<cu::scan_tuning<128, 32, 1>>(t, in, out, n, s));
+            row("  256 x 16", ordered_us<cu::scan_tuning<256, 16, 1>>(t, in, out, n, s));
+            row("  128 x 16", ordered_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+            row("  64 x 32", ordered_us<cu::scan_tuning<64, 32, 1>>(t, in, out, n, s));
+        } else {
+            row("  128 x 16 (canonical)", ordered_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+            row("  256 x 8", ordered_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
+            row("  128 x 8", ordered_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
+            row("  64 x 16", ordered_us<cu::scan_tuning<64, 16, 1>>(t, in, out, n, s));
+        }
+    }
     if constexpr (std::is_same_v<T, double>) {
         namespace cu = sweep::detail::cuda;
         std::printf("|        |      | compensated register-path geometries (threads x items): |\n");
