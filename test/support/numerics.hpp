@@ -7,9 +7,10 @@
 // error_of(r) gives S - r computed exactly, then rounded the same way.
 //
 // Generators (each draws from the given generator; every value is exactly representable in T):
-//   ill_conditioned(n, cond): Ogita, Rump & Oishi's recipe (Accurate sum and dot product, 2005,
-//     sec. 6, for sums): the first half spans exponents 0..log2(cond), the second half cancels
-//     the running sum step by step, so that sum|x| / |sum x| is about cond.
+//   ill_conditioned(n, cond): after Ogita, Rump & Oishi's recipe (Accurate sum and dot product,
+//     2005, sec. 6, for sums): the first half spans exponents 0..log2(cond), the second half
+//     cancels the running sum step by step. sum|x| / |sum x| comes out at cond or (often much)
+//     above it: `cond` is a target, the tests and the CSV program report what they got.
 //   cancelling(n): +a, then values near -a, in pairs: partial sums cancel to the last bits.
 //   wide(n, binades): |x| uniform in log over `binades` binades around 1, random signs.
 #pragma once
@@ -101,7 +102,7 @@ T random_mantissa(std::mt19937_64& g) {
     return static_cast<T>(d(g));
 }
 
-/// sum|x| / |sum x| about `cond` (Ogita-Rump-Oishi, sec. 6).
+/// sum|x| / |sum x| at least about `cond` (Ogita-Rump-Oishi, sec. 6).
 template <class T>
 std::vector<T> ill_conditioned(std::size_t n, double cond, std::mt19937_64& g) {
     std::vector<T> x(n);
