@@ -12,7 +12,9 @@
 // over 600 binades; the plain scan's errors are printed beside, not asserted.
 #include <cstdint>
 #include <cstdio>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -284,4 +286,20 @@ TEST_CASE("deterministic: by-key scans are thread-count independent on par", "[n
         INFO("threads " << t << ": first difference " << first_difference(got, want));
         CHECK(same_bits(got, want));
     }
+}
+
+TEST_CASE("compensated: infinities and NaNs pass through as in the plain sum", "[numerics][compensated]") {
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> x{1.0, 1e308, 1e308, -1.0, 2.0, -inf, 3.0};
+    std::vector<double> plain(x.size()), comp(x.size());
+    sweep::inclusive_scan(sweep::seq, x.begin(), x.end(), plain.begin());
+    for_each_deterministic([&](const char* name, auto p) {
+        sweep::inclusive_scan(p.compensated(), x.begin(), x.end(), comp.begin());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            INFO(name << ".compensated(), prefix " << i << ": plain " << plain[i]
+                      << ", compensated " << comp[i]);
+            if (std::isnan(plain[i])) CHECK(std::isnan(comp[i]));
+            else if (std::isinf(plain[i])) CHECK(comp[i] == plain[i]);
+        }
+    });
 }

@@ -33,9 +33,11 @@ struct comp_sum {
     SWEEP_HD constexpr comp_sum(T sum, T carry = T(0)) noexcept : s(sum), c(carry) {}
 
     /// The compensated sum rounded once to T. A non-finite s (an infinity or NaN among the
-    /// inputs, or overflow) is returned as s, as the plain sum would give it (c is NaN then).
+    /// inputs, or overflow) is returned as s, as the plain sum would give it: c is NaN exactly
+    /// then (TwoSum of an infinite sum yields NaN), so s + c is NaN exactly then.
     SWEEP_HD constexpr operator T() const noexcept {
-        return s - s == T(0) ? static_cast<T>(s + c) : s;
+        const T r = s + c;
+        return r != r ? s : r;
     }
 };
 
