@@ -8,6 +8,8 @@ set(SWEEP_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_8_16.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_32.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin_64.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/scan_numerics_f32.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/scan_numerics_f64.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_plain_8_16.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_plain_32_64.cu

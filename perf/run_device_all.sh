@@ -36,10 +36,12 @@ if [ "$what" = gpu ]; then
   [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix all 24,28 >"$OUT/perf_radix.md" 2>&1
   # The radix sort's kernel shapes (set RADIX_TUNE=1): sweep only, several shapes per case.
   [ -n "${RADIX_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 300 $B/perf/gpu/sweep_perf_gpu_radix tune 24,28 >"$OUT/perf_radix_tune.md" 2>&1
+  [ -x $B/perf/gpu/sweep_perf_gpu_numerics ] && timeout 120 $B/perf/gpu/sweep_perf_gpu_numerics 24,28 >"$OUT/perf_numerics.md" 2>&1
+  [ -x $B/perf/sweep_numerics_error ] && timeout 120 $B/perf/sweep_numerics_error 20 >"$OUT/numerics_error.csv" 2>&1
 else
   B=/tmp/bc
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_segmented test_par_radix test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
+  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_segmented sweep_perf_cpu_numerics test_par_radix test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
   grep -E "error" -A3 "$OUT/build.log" | head -30
   for t in test_par_radix test_segmented_par test_radix_sort test_segmented_scan; do
     timeout 200 $B/test/$t >"$OUT/$t.log" 2>&1
@@ -49,5 +51,6 @@ else
   timeout 150 $B/perf/sweep_perf_cpu_radix >"$OUT/perf_cpu_radix.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu_segmented >"$OUT/perf_cpu_segmented.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu >"$OUT/perf_cpu.md" 2>&1
+  timeout 120 $B/perf/sweep_perf_cpu_numerics 24,27 >"$OUT/perf_cpu_numerics.md" 2>&1
 fi
 (cd "$OUT" && tar czf logs-$what.tgz --remove-files *.log 2>/dev/null)

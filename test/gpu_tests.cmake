@@ -57,3 +57,15 @@ set_tests_properties(gpu_radix_odd_values_host_compiled_does_not_compile PROPERT
 add_test(NAME gpu_radix_8byte_values_host_compiled_compiles
   COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
           -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 -DSWEEP_CONTROL ${_sweep_cf_radix})
+# .deterministic() / .compensated() on sweep::gpu against the host (bitwise) and an exact
+# accumulator. Built without FMA contraction (-fmad=false), as docs/numerics.md asks of user
+# operators and transforms on the deterministic path.
+sweep_add_gpu_test(test_gpu_numerics_deterministic gpu/numerics_deterministic.cu)
+sweep_add_gpu_test(test_gpu_numerics_compensated gpu/numerics_compensated.cu)
+foreach(_t test_gpu_numerics_deterministic test_gpu_numerics_compensated)
+  target_compile_options(${_t} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -Xcompiler=-ffp-contract=off>
+                                       $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+endforeach()
+# Compiled by the host compiler: the precompiled deterministic/compensated float and double sums.
+sweep_add_gpu_test(test_gpu_numerics_host_compiled gpu/numerics_host_compiled.cpp)
+target_compile_options(test_gpu_numerics_host_compiled PRIVATE -ffp-contract=off)

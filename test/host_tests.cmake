@@ -11,3 +11,8 @@ sweep_add_test(test_segmented_scan segmented_scan.cpp)
 sweep_add_test(test_errors errors.cpp)
 sweep_add_test(test_policies policies.cpp)
 sweep_add_test(test_predicates predicates.cpp)
+# .deterministic() / .compensated(): bitwise equality across host policies, compensated accuracy
+# against an exact accumulator. Built without floating-point contraction, as the docs require of
+# user operators and transforms (docs/numerics.md).
+sweep_add_test(test_numerics numerics.cpp)
+target_compile_options(test_numerics PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)

@@ -18,8 +18,9 @@ namespace sweep {
 using stream_t = CUstream_st*;
 
 namespace detail {
-// Numerics flags carried in a policy's type (the numerics issue adds .deterministic() and
-// .compensated(); the slot exists so that their results can be chosen at compile time).
+// Numerics flags carried in a policy's type, set by .deterministic() and .compensated() (flags
+// combine: both may be set). In the type, so that the backends choose their code at compile time.
+// docs/numerics.md says what each mode guarantees.
 inline constexpr unsigned numerics_plain = 0;
 inline constexpr unsigned numerics_deterministic = 1;
 inline constexpr unsigned numerics_compensated = 2;
@@ -32,6 +33,17 @@ struct default_resource {};
 template <unsigned Flags = detail::numerics_plain>
 struct seq_policy {
     static constexpr unsigned numerics = Flags;
+
+    /// Results are a pure function of the inputs, bitwise equal on every policy (docs/numerics.md).
+    [[nodiscard]] constexpr seq_policy<Flags | detail::numerics_deterministic> deterministic()
+        const noexcept {
+        return {};
+    }
+    /// float/double sum scans accumulate compensated (sum, carry) pairs (docs/numerics.md).
+    [[nodiscard]] constexpr seq_policy<Flags | detail::numerics_compensated> compensated()
+        const noexcept {
+        return {};
+    }
 };
 
 /// All host cores, on oneTBB. `.threads(k)` caps the worker count (0: no cap).
@@ -44,6 +56,15 @@ struct par_policy {
         par_policy p = *this;
         p.max_threads = k > 0 ? k : 0;
         return p;
+    }
+
+    [[nodiscard]] constexpr par_policy<Flags | detail::numerics_deterministic> deterministic()
+        const noexcept {
+        return {max_threads};
+    }
+    [[nodiscard]] constexpr par_policy<Flags | detail::numerics_compensated> compensated()
+        const noexcept {
+        return {max_threads};
     }
 };
 
@@ -69,6 +90,15 @@ struct gpu_policy {
     template <class R>
     [[nodiscard]] constexpr gpu_policy<Flags, R> with(R& r) const noexcept {
         return gpu_policy<Flags, R>{stream, has_stream, &r};
+    }
+
+    [[nodiscard]] constexpr gpu_policy<Flags | detail::numerics_deterministic, Resource>
+    deterministic() const noexcept {
+        return {stream, has_stream, resource};
+    }
+    [[nodiscard]] constexpr gpu_policy<Flags | detail::numerics_compensated, Resource>
+    compensated() const noexcept {
+        return {stream, has_stream, resource};
     }
 };
 
@@ -99,6 +129,15 @@ struct automatic_policy {
         automatic_policy p = *this;
         p.max_threads = k > 0 ? k : 0;
         return p;
+    }
+
+    [[nodiscard]] constexpr automatic_policy<Flags | detail::numerics_deterministic, Resource>
+    deterministic() const noexcept {
+        return {stream, has_stream, resource, max_threads};
+    }
+    [[nodiscard]] constexpr automatic_policy<Flags | detail::numerics_compensated, Resource>
+    compensated() const noexcept {
+        return {stream, has_stream, resource, max_threads};
     }
 };
 

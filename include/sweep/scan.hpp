@@ -11,7 +11,9 @@
 #include <type_traits>
 #include <utility>
 
+#include <sweep/detail/canonical.hpp>
 #include <sweep/detail/checks.hpp>
+#include <sweep/detail/compensated.hpp>
 #include <sweep/detail/dispatch.hpp>
 #include <sweep/detail/scan_common.hpp>
 #include <sweep/functional.hpp>
@@ -32,10 +34,31 @@ template <bool Exclusive, class Acc, class P, class In, class Out, class Op, cla
 Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first, Op op, F f,
                Init init) {
     const std::int64_t n = checked_distance(name, first, last);
-    return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
-        return scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, std::move(op), std::move(f),
-                                    std::move(init));
-    });
+    if constexpr ((sweep_policy_t<P>::numerics & numerics_compensated) != 0) {
+        // .compensated(): the same scan over (sum, carry) pairs (detail/compensated.hpp); each
+        // output is its pair rounded to the output type.
+        static_assert(is_compensable_v<Acc> && is_builtin_plus_v<Op, Acc>,
+                      "sweep: .compensated() applies to sum scans over float or double only: the "
+                      "accumulator (the value type, or the type of init) must be float or double "
+                      "and the operator sweep::plus or std::plus. Drop .compensated() for other "
+                      "operators or types.");
+        using C = comp_sum<Acc>;
+        auto cf = to_comp<Acc, F>{std::move(f)};
+        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+            if constexpr (has_init_v<Init>) {
+                return scan<Exclusive, C>(tag, pol, name, first, n, d_first, comp_plus<Acc>{},
+                                          std::move(cf), C{static_cast<Acc>(init), Acc(0)});
+            } else {
+                return scan<Exclusive, C>(tag, pol, name, first, n, d_first, comp_plus<Acc>{},
+                                          std::move(cf), no_init{});
+            }
+        });
+    } else {
+        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+            return scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, std::move(op),
+                                        std::move(f), std::move(init));
+        });
+    }
 }
 
 // The accumulator of a scan without init: the (transformed) input's value type.

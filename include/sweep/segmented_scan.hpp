@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <functional>
 
+#include <sweep/detail/canonical.hpp>
 #include <sweep/detail/checks.hpp>
+#include <sweep/detail/compensated.hpp>
 #include <sweep/detail/dispatch.hpp>
 #include <sweep/detail/scan_common.hpp>
 #include <sweep/detail/segments.hpp>
@@ -54,9 +56,30 @@ template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, c
           class Init>
 Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n, Out d_first,
                     const Segs& segs, Op op, Init init) {
-    return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
-        return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op, init);
-    });
+    if constexpr ((sweep_policy_t<P>::numerics & numerics_compensated) != 0) {
+        // .compensated(): the same segmented scan over (sum, carry) pairs; a value x enters as
+        // (x, 0) by comp_sum's converting constructor, each output is its pair rounded once.
+        static_assert(is_compensable_v<Acc> && is_builtin_plus_v<Op, Acc>,
+                      "sweep: .compensated() applies to sum scans over float or double only: the "
+                      "accumulator (the value type, or the type of init) must be float or double "
+                      "and the operator sweep::plus or std::plus. Drop .compensated() for other "
+                      "operators or types.");
+        using C = comp_sum<Acc>;
+        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+            if constexpr (has_init_v<Init>) {
+                return segmented_scan<Exclusive, C>(tag, pol, name, first, n, d_first, segs,
+                                                    comp_plus<Acc>{}, C(static_cast<Acc>(init)));
+            } else {
+                return segmented_scan<Exclusive, C>(tag, pol, name, first, n, d_first, segs,
+                                                    comp_plus<Acc>{}, init);
+            }
+        });
+    } else {
+        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+            return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,
+                                                  init);
+        });
+    }
 }
 
 template <class It>

@@ -5,6 +5,11 @@
 namespace sweep::detail::cuda {
 
 void scan_builtin(builtin_type type, builtin_op op, const builtin_scan_request& r) {
+    if (r.numerics != 0) {  // the host side sends only float/double plus here
+        if (type == builtin_type::f32) return scan_numerics_f32(r);
+        if (type == builtin_type::f64) return scan_numerics_f64(r);
+        return;
+    }
     switch (type) {
         case builtin_type::i8:
         case builtin_type::u8:

@@ -33,5 +33,8 @@ void run_builtin_ops(builtin_op op, const builtin_scan_request& r) {
 void scan_builtin_8_16(builtin_type type, builtin_op op, const builtin_scan_request& r);
 void scan_builtin_32(builtin_type type, builtin_op op, const builtin_scan_request& r);
 void scan_builtin_64(builtin_type type, builtin_op op, const builtin_scan_request& r);
+// .deterministic() / .compensated() sums (r.numerics != 0).
+void scan_numerics_f32(const builtin_scan_request& r);
+void scan_numerics_f64(const builtin_scan_request& r);
 
 }  // namespace sweep::detail::cuda

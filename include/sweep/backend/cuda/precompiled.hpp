@@ -28,6 +28,9 @@ struct builtin_scan_request {
     stream_t stream = nullptr;
     temp_allocator alloc;
     const char* name = "scan";
+    /// numerics_deterministic / numerics_compensated (execution.hpp): float and double plus only
+    /// (src/cuda/scan_numerics_*.cu).
+    unsigned numerics = 0;
 };
 
 /// Defined in src/cuda/scan_builtin.cu.

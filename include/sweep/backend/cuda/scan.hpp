@@ -13,7 +13,9 @@
 #include <sweep/backend/cuda/iterators.hpp>
 #include <sweep/backend/cuda/precompiled.hpp>
 #include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/detail/canonical.hpp>
 #include <sweep/detail/checks.hpp>
+#include <sweep/detail/compensated.hpp>
 #include <sweep/detail/dispatch.hpp>
 #include <sweep/detail/scan_common.hpp>
 
@@ -41,6 +43,23 @@ inline constexpr bool host_callable_v =
     std::is_same_v<std::remove_pointer_t<Out>, Acc> && std::is_same_v<F, identity> &&
     builtin_op_index<Op, Acc>() >= 0;
 
+template <class Acc>
+struct comp_value {};
+template <class T>
+struct comp_value<comp_sum<T>> {
+    using type = T;
+};
+
+// A compensated sum a host-compiled call may make: pairs of float/double over raw pointers to
+// that type, no user transform.
+template <class Acc, class In, class Out, class F>
+inline constexpr bool host_compensated_v = false;
+template <class T, class In, class Out>
+inline constexpr bool host_compensated_v<comp_sum<T>, In, Out, to_comp<T, identity>> =
+    is_compensable_v<T> && std::is_pointer_v<In> && std::is_pointer_v<Out> &&
+    std::is_same_v<std::remove_cv_t<std::remove_pointer_t<In>>, T> &&
+    std::is_same_v<std::remove_pointer_t<Out>, T>;
+
 }  // namespace cuda
 
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
@@ -63,36 +82,65 @@ Out scan(gpu_tag, const P& policy, const char* name, In first, std::int64_t n, O
 
     const stream_t s = policy.has_stream ? policy.stream : nullptr;
     const cuda::temp_allocator alloc = cuda::make_temp_allocator(policy.resource);
-    constexpr bool ordered = (P::numerics & numerics_deterministic) != 0;
+    // .deterministic() with an operator that is not exact: the canonical tree (detail/
+    // canonical.hpp), i.e. the register path with the canonical geometry and the ordered
+    // look-back. Exact operators give the same bits on the default path.
+    constexpr bool canonical = use_canonical_v<P, Acc, Op>;
 
 #if defined(__CUDACC__)
     cuda::reg_array<Acc, 1> init_value;
     if constexpr (has_init_v<Init>) init_value[0] = static_cast<Acc>(init);
-    cuda::launch_scan<cuda::default_scan_tuning<Acc>, ordered, Acc>(
-        name, in, out, n, op, f, init_value, Exclusive, has_init_v<Init>, s, alloc);
+    if constexpr (canonical) {
+        cuda::launch_scan<cuda::canonical_scan_tuning<Acc>, true, Acc, decltype(in), decltype(out),
+                          Op, F, void>(name, in, out, n, op, f, init_value, Exclusive,
+                                       has_init_v<Init>, s, alloc);
+    } else {
+        cuda::launch_scan<cuda::default_scan_tuning<Acc>, false, Acc>(
+            name, in, out, n, op, f, init_value, Exclusive, has_init_v<Init>, s, alloc);
+    }
 #else
-    static_assert(cuda::host_callable_v<Acc, decltype(in), decltype(out), Op, F>,
+    // A compensated call arrives as a scan over comp_sum<T> pairs (scan.hpp); it is precompiled
+    // for T = float/double on raw pointers to T without a transform, as the sums are.
+    constexpr bool comp_route = cuda::host_compensated_v<Acc, decltype(in), decltype(out), F>;
+    static_assert(comp_route || cuda::host_callable_v<Acc, decltype(in), decltype(out), Op, F>,
                   "sweep::gpu from a translation unit not compiled by nvcc: only the precompiled "
                   "kernels are available, i.e. raw device pointers to one built-in element type "
                   "(8-64-bit integers, float, double; the init, if any, of that same type), no "
                   "transform, and sweep::plus/minimum/maximum or std::plus. Compile this call "
                   "site with nvcc (a .cu file) for custom types, operators or iterators.");
-    static_assert(!ordered, "sweep::gpu.deterministic() from host-compiled code: not yet precompiled");
+    static_assert(comp_route || !canonical ||
+                      ((std::is_same_v<Acc, float> || std::is_same_v<Acc, double>) &&
+                       is_builtin_plus_v<Op, Acc>),
+                  "sweep::gpu.deterministic() from a translation unit not compiled by nvcc: "
+                  "precompiled for float and double sums (and every integer scan); compile this "
+                  "call site with nvcc for float min/max or other operators.");
     cuda::builtin_scan_request r;
     r.in = in;
     r.out = out;
     r.n = n;
     r.exclusive = Exclusive;
     r.has_init = has_init_v<Init>;
-    if constexpr (has_init_v<Init>) {
-        const Acc v = static_cast<Acc>(init);
-        std::memcpy(r.init, &v, sizeof(Acc));
-    }
     r.stream = s;
     r.alloc = alloc;
     r.name = name;
-    cuda::scan_builtin(static_cast<cuda::builtin_type>(cuda::builtin_type_index<Acc>()),
-                       static_cast<cuda::builtin_op>(cuda::builtin_op_index<Op, Acc>()), r);
+    if constexpr (comp_route) {
+        using T = typename cuda::comp_value<Acc>::type;
+        if constexpr (has_init_v<Init>) {
+            const T v = static_cast<Acc>(init).s;  // the pair (init, 0) the entry made
+            std::memcpy(r.init, &v, sizeof(T));
+        }
+        r.numerics = numerics_compensated | (P::numerics & numerics_deterministic);
+        cuda::scan_builtin(static_cast<cuda::builtin_type>(cuda::builtin_type_index<T>()),
+                           cuda::builtin_op::plus, r);
+    } else {
+        if constexpr (has_init_v<Init>) {
+            const Acc v = static_cast<Acc>(init);
+            std::memcpy(r.init, &v, sizeof(Acc));
+        }
+        r.numerics = canonical ? numerics_deterministic : 0u;
+        cuda::scan_builtin(static_cast<cuda::builtin_type>(cuda::builtin_type_index<Acc>()),
+                           static_cast<cuda::builtin_op>(cuda::builtin_op_index<Op, Acc>()), r);
+    }
     (void)op;
     (void)f;
 #endif

@@ -20,6 +20,8 @@
 #include <new>
 #include <optional>
 #include <thread>
+#include <type_traits>
+#include <utility>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -48,16 +50,19 @@ struct alignas(64) prefix_slot {
     std::optional<Carry> value;
 };
 
-/// Runs the chained pass over `blocks` blocks.
-///   reduce(b) -> Carry              the block's own aggregate (not called for the last block)
-///   combine(const Carry& prefix, Carry&& local) -> Carry
+/// Runs the chained pass over `blocks` blocks, in its general form:
+///   reduce(b) -> Local              what block b contributes (not called for the last block)
+///   link(const Carry* prefix, Local&& local) -> Carry
+///                                  block b's inclusive prefix from the one before it (null for
+///                                  block 0 without an initial carry)
 ///   finish(b, const Carry* carry_in) the block's second pass; carry_in is null only for block 0
 ///                                  without an initial carry
 /// `init` is the carry into block 0 (empty: none). Exceptions from the callbacks propagate; the
 /// workers waiting on a failed block stop.
-template <class Carry, class Reduce, class Combine, class Finish>
-void chained_pass(int max_threads, std::int64_t blocks, std::optional<Carry> init, Reduce reduce,
-                  Combine combine, Finish finish) {
+template <class Carry, class Reduce, class Link, class Finish>
+void chained_pass_linked(int max_threads, std::int64_t blocks, std::optional<Carry> init,
+                         Reduce reduce, Link link, Finish finish) {
+    using Local = std::remove_cvref_t<decltype(reduce(std::int64_t{0}))>;
     if (blocks <= 0) return;
     if (blocks == 1) {
         finish(std::int64_t{0}, init ? &*init : static_cast<const Carry*>(nullptr));
@@ -70,7 +75,7 @@ void chained_pass(int max_threads, std::int64_t blocks, std::optional<Carry> ini
     std::atomic<bool> failed{false};
 
     auto process = [&](std::int64_t b) -> bool {
-        std::optional<Carry> local;
+        std::optional<Local> local;
         if (b + 1 < blocks) local.emplace(reduce(b));
         const Carry* carry_in = nullptr;
         if (b == 0) {
@@ -89,8 +94,7 @@ void chained_pass(int max_threads, std::int64_t blocks, std::optional<Carry> ini
         }
         if (local) {
             prefix_slot<Carry>& mine = slots[static_cast<std::size_t>(b)];
-            if (carry_in) mine.value.emplace(combine(*carry_in, std::move(*local)));
-            else mine.value.emplace(std::move(*local));
+            mine.value.emplace(link(carry_in, std::move(*local)));
             mine.ready.store(1, std::memory_order_release);
         }
         finish(b, carry_in);
@@ -127,6 +131,22 @@ void chained_pass(int max_threads, std::int64_t blocks, std::optional<Carry> ini
             },
             tbb::simple_partitioner());
     });
+}
+
+/// The chained pass where a block contributes one Carry, its aggregate:
+///   reduce(b) -> Carry              the block's own aggregate (not called for the last block)
+///   combine(const Carry& prefix, Carry&& local) -> Carry
+///   finish(b, const Carry* carry_in) as above.
+template <class Carry, class Reduce, class Combine, class Finish>
+void chained_pass(int max_threads, std::int64_t blocks, std::optional<Carry> init, Reduce reduce,
+                  Combine combine, Finish finish) {
+    chained_pass_linked<Carry>(
+        max_threads, blocks, std::move(init), [&](std::int64_t b) -> Carry { return reduce(b); },
+        [&](const Carry* prefix, Carry&& local) -> Carry {
+            if (prefix) return combine(*prefix, std::move(local));
+            return std::move(local);
+        },
+        std::move(finish));
 }
 
 /// Blocks of `block` elements over n: the count, and block b's bounds.

@@ -3,14 +3,20 @@
 // One chained pass (chained_pass.hpp) over fixed blocks of scan_block elements: reduce each block
 // in cache, hand the prefix on, scan the block again from cache with its carry-in. The result
 // depends on the block size only, never on `.threads(k)`; for integers it equals seq's.
+// `.deterministic()` (operators that are not exact): the same chained pass over blocks of whole
+// canonical tiles (detail/canonical.hpp); a block contributes its tiles' aggregates, chained one
+// by one, so the result is the canonical tree's whatever the block size or thread count.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <sweep/backend/tbb/chained_pass.hpp>
 #include <sweep/backend/tbb/scan_bricks.hpp>
+#include <sweep/detail/canonical.hpp>
 #include <sweep/detail/dispatch.hpp>
 #include <sweep/detail/scan_common.hpp>
 
@@ -25,10 +31,56 @@ namespace tbb_backend {
 inline constexpr std::int64_t scan_block = std::int64_t{1} << 15;
 }  // namespace tbb_backend
 
+namespace tbb_backend {
+/// `.deterministic()`: the canonical tree, in blocks of whole tiles.
+template <bool Exclusive, class Acc, class In, class Out, class Op, class F, class Init>
+void canonical_scan(int max_threads, In first, std::int64_t n, Out d_first, Op& op, F& f,
+                    Init& init) {
+    using G = canonical::geometry<Acc>;
+    constexpr std::int64_t tiles_per_block =
+        scan_block / G::tile_items > 0 ? scan_block / G::tile_items : 1;
+    constexpr std::int64_t block = tiles_per_block * G::tile_items;
+    const block_grid grid{n, block};
+    std::optional<Acc> carry0;
+    if constexpr (has_init_v<Init>) carry0.emplace(static_cast<Acc>(init));
+    auto get = [&](std::int64_t i) -> Acc { return static_cast<Acc>(f(first[i])); };
+    auto put = [&](std::int64_t i, const Acc& v) { d_first[i] = v; };
+    chained_pass_linked<Acc>(
+        max_threads, grid.count(), std::move(carry0),
+        [&](std::int64_t b) {  // the aggregates of the block's tiles (all full: not the last block)
+            canonical::workspace<Acc> ws;
+            std::vector<Acc> aggs;
+            aggs.reserve(static_cast<std::size_t>(tiles_per_block));
+            for (std::int64_t t = 0; t < tiles_per_block; ++t)
+                aggs.push_back(canonical::tile_aggregate(ws, get, op, grid.begin(b) + t * G::tile_items));
+            return aggs;
+        },
+        [&](const Acc* prefix, std::vector<Acc>&& aggs) -> Acc {
+            std::size_t t = 0;
+            Acc p = prefix ? static_cast<Acc>(op(*prefix, aggs[t])) : aggs[t];
+            for (++t; t < aggs.size(); ++t) p = static_cast<Acc>(op(p, aggs[t]));
+            return p;
+        },
+        [&](std::int64_t b, const Acc* carry) {
+            canonical::workspace<Acc> ws;
+            canonical::opt<Acc> c = carry ? canonical::opt<Acc>(*carry) : canonical::opt<Acc>();
+            for (std::int64_t base = grid.begin(b); base < grid.end(b); base += G::tile_items) {
+                const std::int64_t len =
+                    grid.end(b) - base < G::tile_items ? grid.end(b) - base : G::tile_items;
+                c = canonical::tile_scan<Exclusive>(ws, get, put, op, base, len, c);
+            }
+        });
+}
+}  // namespace tbb_backend
+
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
 Out scan(par_tag, const P& policy, const char*, In first, std::int64_t n, Out d_first, Op op, F f, Init init) {
     using namespace tbb_backend;
     if (n == 0) return d_first;
+    if constexpr (use_canonical_v<P, Acc, Op> && std::is_trivially_copyable_v<Acc>) {
+        canonical_scan<Exclusive, Acc>(policy.max_threads, first, n, d_first, op, f, init);
+        return d_first + n;
+    }
     const block_grid grid{n, scan_block};
     std::optional<Acc> carry0;
     if constexpr (has_init_v<Init>) carry0.emplace(std::move(init));

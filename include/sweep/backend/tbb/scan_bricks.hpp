@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <sweep/detail/compensated.hpp>
 #include <sweep/detail/scan_common.hpp>
 #include <sweep/functional.hpp>
 
@@ -37,9 +38,47 @@ inline constexpr bool lane_reduce_v =
     std::is_arithmetic_v<Acc> && is_plus_v<Op, Acc> && std::is_same_v<F, identity> &&
     std::contiguous_iterator<In> && std::is_same_v<std::iter_value_t<In>, Acc>;
 
+/// True for a compensated sum (.compensated(): detail/compensated.hpp) over contiguous input of
+/// its own type without a user transform: the reduce then runs the same 8 lanes, each a (sum,
+/// carry) pair, so that the compiler vectorizes the TwoSums.
+template <class Acc, class In, class Op, class F>
+inline constexpr bool comp_lane_reduce_v = false;
+template <class T, class In, class F>
+inline constexpr bool comp_lane_reduce_v<comp_sum<T>, In, comp_plus<T>, F> =
+    std::is_same_v<F, to_comp<T, identity>> && std::contiguous_iterator<In> &&
+    std::is_same_v<std::iter_value_t<In>, T>;
+
 /// op-reduction of f(first[lo..hi)), hi > lo.
 template <class Acc, class In, class Op, class F>
 Acc block_reduce(In first, std::int64_t lo, std::int64_t hi, Op& op, F& f) {
+    if constexpr (comp_lane_reduce_v<Acc, In, Op, F>) {
+        using T = decltype(Acc::s);
+        if (hi - lo >= 2 * reduce_lanes) {
+            const T* x = std::to_address(first) + lo;
+            const std::int64_t len = hi - lo;
+            T s[reduce_lanes], c[reduce_lanes];
+            for (int j = 0; j < reduce_lanes; ++j) {
+                s[j] = x[j];
+                c[j] = T(0);
+            }
+            std::int64_t i = reduce_lanes;
+            for (; i + reduce_lanes <= len; i += reduce_lanes) {
+                for (int j = 0; j < reduce_lanes; ++j) {  // TwoSum(s_j, x), carry += error
+                    const T v = x[i + j];
+                    const T t = s[j] + v;
+                    const T bb = t - s[j];
+                    c[j] += (s[j] - (t - bb)) + (v - bb);
+                    s[j] = t;
+                }
+            }
+            Acc lane[reduce_lanes];
+            for (int j = 0; j < reduce_lanes; ++j) lane[j] = Acc{s[j], c[j]};
+            Acc acc = op(op(op(lane[0], lane[1]), op(lane[2], lane[3])),
+                         op(op(lane[4], lane[5]), op(lane[6], lane[7])));
+            for (; i < len; ++i) acc = op(acc, Acc{x[i], T(0)});
+            return acc;
+        }
+    }
     if constexpr (lane_reduce_v<Acc, In, Op, F>) {
         if (hi - lo >= 2 * reduce_lanes) {
             const Acc* x = std::to_address(first) + lo;

@@ -5,6 +5,10 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
+
+#include <sweep/detail/canonical.hpp>
+#include <sweep/detail/compensated.hpp>
 
 namespace sweep::detail::cuda {
 
@@ -44,8 +48,29 @@ template <> struct default_scan_tuning_for<2> { using type = scan_tuning<128, 64
 template <> struct default_scan_tuning_for<4> { using type = scan_tuning<128, 32, 1>; };  // 70%
 template <> struct default_scan_tuning_for<8> { using type = scan_tuning<128, 16, 1>; };  // 78%
 
+/// The default mode's tuning by accumulator type: by size, except compensated pairs
+/// (.compensated(): 8-byte input, 16-byte register accumulator for double), whose geometry
+/// perf/gpu/bench_gpu_numerics.cu measures separately (6 candidates) so that it can be set here
+/// without touching 16-byte user types. Not the canonical geometry of .deterministic().
 template <class Acc>
-using default_scan_tuning = typename default_scan_tuning_for<sizeof(Acc)>::type;
+struct scan_tuning_of {
+    using type = typename default_scan_tuning_for<sizeof(Acc)>::type;
+};
+template <class T>
+struct scan_tuning_of<comp_sum<T>> {
+    // = the size table's today: double pairs (16 bytes) 256 x 4, float pairs (8 bytes) 128 x 16.
+    using type = std::conditional_t<sizeof(T) == 8, scan_tuning<256, 4, 1>, scan_tuning<128, 16, 1>>;
+};
+
+template <class Acc>
+using default_scan_tuning = typename scan_tuning_of<Acc>::type;
+
+/// `.deterministic()`: the register path with the canonical geometry (detail/canonical.hpp),
+/// whatever the default tuning above becomes. One look-back window, no pipelining (the ordered
+/// look-back folds a single window).
+template <class Acc>
+using canonical_scan_tuning =
+    scan_tuning<canonical::geometry<Acc>::threads, canonical::geometry<Acc>::items, 1>;
 
 /// The shared-memory tile path (agent/scan_bulk_agent.cuh): Threads per block, TileBytes of data
 /// per tile (a multiple of 512 * Threads / 32), Speculative: start the tile's copy before the

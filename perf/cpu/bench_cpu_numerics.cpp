@@ -1,0 +1,90 @@
+// perf/cpu/bench_cpu_numerics.cpp -- the numerics modes on the host: inclusive float and double
+// sums on sweep::par in the default mode, .deterministic(), .compensated() and both (and seq for
+// scale), in one process. Bar (issue 7): deterministic and compensated >= 0.7x par's default.
+//
+// Method: inputs generated once (uniform in [-0.5, 0.5)), one warm-up call, then the median of 7
+// wall-clock calls; GB/s counts n values read plus n written. Plain program (no Google Benchmark)
+// so that it prints the one table the bar needs.
+//
+// Usage: sweep_perf_cpu_numerics [log2 sizes, comma-separated = 24,27] [threads = all]
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <sweep/scan.hpp>
+
+namespace {
+
+template <class F>
+double median_ms(F&& f) {
+    f();
+    std::vector<double> t;
+    for (int i = 0; i < 7; ++i) {
+        const auto a = std::chrono::steady_clock::now();
+        f();
+        const auto b = std::chrono::steady_clock::now();
+        t.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[3];
+}
+
+template <class T>
+void bench(const char* name, int lg, int threads) {
+    const std::size_t n = std::size_t{1} << lg;
+    std::vector<T> in(n), out(n);
+    std::mt19937_64 g(7);
+    std::uniform_real_distribution<double> d(-0.5, 0.5);
+    for (auto& v : in) v = static_cast<T>(d(g));
+    const auto par = sweep::par.threads(threads);
+    const double bytes = 2.0 * n * sizeof(T);
+    const double def = median_ms([&] { sweep::inclusive_scan(par, in.begin(), in.end(), out.begin()); });
+    auto row = [&](const char* mode, double ms) {
+        std::printf("| %-6s | 2^%-2d | %-30s | %9.2f | %7.1f | %6.2fx |\n", name, lg, mode, ms,
+                    bytes / ms * 1e-6, def / ms);
+    };
+    row("par default", def);
+    row("par deterministic", median_ms([&] {
+            sweep::inclusive_scan(par.deterministic(), in.begin(), in.end(), out.begin());
+        }));
+    row("par compensated", median_ms([&] {
+            sweep::inclusive_scan(par.compensated(), in.begin(), in.end(), out.begin());
+        }));
+    row("par compensated+deterministic", median_ms([&] {
+            sweep::inclusive_scan(par.compensated().deterministic(), in.begin(), in.end(),
+                                  out.begin());
+        }));
+    row("seq default", median_ms([&] {
+            sweep::inclusive_scan(sweep::seq, in.begin(), in.end(), out.begin());
+        }));
+    row("seq deterministic", median_ms([&] {
+            sweep::inclusive_scan(sweep::seq.deterministic(), in.begin(), in.end(), out.begin());
+        }));
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<int> sizes;
+    std::string arg = argc > 1 ? argv[1] : "24,27";
+    for (std::size_t pos = 0; pos < arg.size();) {
+        const std::size_t comma = arg.find(',', pos);
+        sizes.push_back(std::atoi(arg.substr(pos, comma - pos).c_str()));
+        pos = comma == std::string::npos ? arg.size() : comma + 1;
+    }
+    const int threads = argc > 2 ? std::atoi(argv[2]) : 0;
+    std::printf("inclusive sums on the host; median of 7 wall-clock calls; 'vs par' = par default "
+                "time / this time (bar: >= 0.7x)\n\n");
+    std::printf("| type   | n    | mode                           | ms        | GB/s    | vs par  |\n");
+    std::printf("|--------|------|--------------------------------|-----------|---------|---------|\n");
+    for (const int lg : sizes) {
+        bench<float>("float", lg, threads);
+        bench<double>("double", lg, threads);
+    }
+}
