@@ -38,3 +38,12 @@ set_tests_properties(gpu_compaction_custom_predicate_host_compiled_does_not_comp
 add_test(NAME gpu_compaction_builtin_predicate_host_compiled_compiles
   COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
           -DSWEEP_HAS_CUDA=1 -DSWEEP_HAS_TBB=0 -DSWEEP_CONTROL ${_sweep_cf_compaction})
+# Reliability (issue 9, docs/reliability.md). The differential fuzzer's per-type kernels are in
+# test/gpu/fuzz/, one translation unit each, so that they build in parallel.
+sweep_add_gpu_test(test_gpu_fuzz_differential gpu/fuzz_differential.cu
+  gpu/fuzz/fuzz_gpu_int8.cu gpu/fuzz/fuzz_gpu_uint16.cu gpu/fuzz/fuzz_gpu_int32.cu
+  gpu/fuzz/fuzz_gpu_uint64.cu gpu/fuzz/fuzz_gpu_float.cu gpu/fuzz/fuzz_gpu_double.cu)
+sweep_add_gpu_test(test_gpu_reliability_errors gpu/reliability_errors.cu)
+sweep_add_gpu_test(test_gpu_concurrency gpu/concurrency.cu)
+sweep_add_gpu_test(test_gpu_forward_progress gpu/forward_progress.cu)
+sweep_add_gpu_test(test_gpu_large_sizes gpu/large_sizes.cu)
