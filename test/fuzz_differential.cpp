@@ -72,3 +72,22 @@ TEST_CASE("differential fuzzing: par against seq", "[fuzz]") {
                 seeds.size(), static_cast<long long>(elements), static_cast<long long>(failures));
     std::fflush(stdout);
 }
+
+TEST_CASE("differential fuzzing: a wrong result is reported", "[fuzz]") {
+    // The comparison itself can fail: one flipped bit, one wrong returned position.
+    const auto c = sweep_fuzz::draw_case(12345, host_tiles, 5000);
+    sweep_fuzz::with_type(c.t, [&](auto tv) {
+        using T = decltype(tv);
+        auto in = sweep_fuzz::make_inputs<T>(c);
+        const auto a = sweep_fuzz::run_case(c, in, sweep::seq, sweep_fuzz::host_mem{});
+        auto b = a;
+        CHECK(sweep_fuzz::compare(c, in, a, b).empty());
+        if (!b.out1.empty()) {
+            b.out1[b.out1.size() / 2] ^= 0x10;
+            CHECK_FALSE(sweep_fuzz::compare(c, in, a, b).empty());
+        }
+        b = a;
+        b.r1 += 1;
+        CHECK_FALSE(sweep_fuzz::compare(c, in, a, b).empty());
+    });
+}

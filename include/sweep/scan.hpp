@@ -32,6 +32,7 @@ template <bool Exclusive, class Acc, class P, class In, class Out, class Op, cla
 Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first, Op op, F f,
                Init init) {
     const std::int64_t n = checked_distance(name, first, last);
+    check_scan_aliasing(name, first, n, d_first);
     return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
         return scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, std::move(op), std::move(f),
                                     std::move(init));

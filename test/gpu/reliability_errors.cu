@@ -218,3 +218,32 @@ TEST_CASE("gpu bad input: null device pointers with n > 0 are std::invalid_argum
     sweep::inclusive_scan(sweep::seq, h.begin(), h.end(), want.begin());
     CHECK(b.download() == want);
 }
+
+TEST_CASE("gpu bad input: last < first, and a scan output overlapping its input",
+          "[gpu][errors]") {
+    const std::int64_t n = 1000;
+    std::vector<std::int32_t> h(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<std::int32_t>(i);
+    device_vector<std::int32_t> a(h), b(static_cast<std::size_t>(n)), k(h);
+    device_vector<std::uint8_t> f(static_cast<std::size_t>(n));
+    const auto b0 = b.download();
+    std::int32_t* p = a.data();
+    // last < first, every family (compaction: test/gpu/compaction.cu).
+    CHECK_THROWS_AS(sweep::inclusive_scan(sweep::gpu, p + 5, p, b.begin()), std::invalid_argument);
+    CHECK_THROWS_AS(sweep::exclusive_scan(sweep::gpu, p + 5, p, b.begin(), 0), std::invalid_argument);
+    CHECK_THROWS_AS(sweep::inclusive_scan_by_key(sweep::gpu, k.begin() + 5, k.begin(), a.begin(), b.begin()),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(sweep::segmented_inclusive_scan(sweep::gpu, p + 5, p, b.begin(),
+                                                    sweep::head_flags(f.begin())),
+                    std::invalid_argument);
+    // Overlap other than in place (docs/decisions/0003-aliasing-checks.md).
+    CHECK_THROWS_AS(sweep::inclusive_scan(sweep::gpu, p, p + 500, p + 1), std::invalid_argument);
+    CHECK_THROWS_AS(sweep::exclusive_scan(sweep::gpu, p + 1, p + 501, p, 0), std::invalid_argument);
+    CHECK(a.download() == h);
+    CHECK(b.download() == b0);
+    // In place is fine.
+    sweep::inclusive_scan(sweep::gpu, p, p + n, p);
+    std::vector<std::int32_t> want(h.size());
+    sweep::inclusive_scan(sweep::seq, h.begin(), h.end(), want.begin());
+    CHECK(a.download() == want);
+}
