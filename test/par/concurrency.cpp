@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -148,4 +149,46 @@ TEST_CASE("par concurrency: par calls from inside oneTBB tasks", "[par][concurre
     tg.wait();
     CHECK(wrong == 0);
     CHECK(errors == 0);
+}
+
+namespace {
+/// Throws on its `at`-th call (shared across copies), as an operator or a predicate.
+struct throws_at {
+    std::atomic<std::int64_t>* calls;
+    std::int64_t at;
+    std::int64_t operator()(std::int64_t a, std::int64_t b) const {
+        if (calls->fetch_add(1) == at) throw std::runtime_error("user operator failed");
+        return a + b;
+    }
+    bool operator()(std::int64_t a) const {
+        if (calls->fetch_add(1) == at) throw std::runtime_error("user predicate failed");
+        return (a & 1) != 0;
+    }
+};
+}  // namespace
+
+TEST_CASE("par: after user code throws, the next calls of every algorithm work", "[par][errors]") {
+    const std::int64_t n = 300007;
+    std::vector<std::int64_t> in(static_cast<std::size_t>(n), 1), out(in.size()), keys(in.size(), 0);
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<std::int64_t>(i / 1000);
+    for (const std::int64_t at : {std::int64_t{0}, n / 3, n - 2}) {
+        INFO("throws at call " << at);
+        std::atomic<std::int64_t> calls{0};
+        const throws_at f{&calls, at};
+        auto again = [&] {
+            calls = 0;
+        };
+        CHECK_THROWS_AS(sweep::inclusive_scan(sweep::par, in.begin(), in.end(), out.begin(), f),
+                        std::runtime_error);
+        again();
+        CHECK_THROWS_AS(sweep::copy_if(sweep::par, in.begin(), in.end(), out.begin(), f), std::runtime_error);
+        again();
+        auto v = in;
+        CHECK_THROWS_AS(sweep::stable_partition(sweep::par, v.begin(), v.end(), f), std::runtime_error);
+        again();
+        CHECK_THROWS_AS(sweep::inclusive_scan_by_key(sweep::par, keys.begin(), keys.end(), in.begin(),
+                                                     out.begin(), std::equal_to<>{}, f),
+                        std::runtime_error);
+        CHECK(check_all(sweep::par, n, 7000 + static_cast<std::uint64_t>(at)) == 0);
+    }
 }
