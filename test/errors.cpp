@@ -388,6 +388,31 @@ TEST_CASE("errors: temporary memory that cannot be had -> bad_alloc before any o
     }
 }
 
+TEST_CASE("errors: a scan output that overlaps its input other than in place is invalid_argument",
+          "[errors]") {
+    // docs/decisions/0003-aliasing-checks.md: raw pointers are checked, before any work.
+    for_each_host_policy([&](const char* name, const auto& pol) {
+        INFO("policy " << name);
+        std::vector<int> v(100);
+        for (int i = 0; i < 100; ++i) v[static_cast<std::size_t>(i)] = i;
+        const auto orig = v;
+        int* p = v.data();
+        CHECK_THROWS_AS(sweep::inclusive_scan(pol, p, p + 50, p + 1), std::invalid_argument);
+        CHECK_THROWS_AS(sweep::inclusive_scan(pol, p + 10, p + 60, p), std::invalid_argument);
+        CHECK_THROWS_AS(sweep::exclusive_scan(pol, p, p + 50, p + 49, 0), std::invalid_argument);
+        CHECK_THROWS_AS(sweep::transform_inclusive_scan(pol, p + 1, p + 51, p, std::plus<>{},
+                                                        [](int x) { return x; }),
+                        std::invalid_argument);
+        CHECK(v == orig);
+        // Allowed: in place, adjacent ranges, n = 0.
+        sweep::inclusive_scan(pol, p, p + 50, p + 50);
+        sweep::inclusive_scan(pol, p + 50, p + 100, p);
+        sweep::inclusive_scan(pol, p, p, p + 1);
+        sweep::inclusive_scan(pol, p, p + 100, p);
+        CHECK(v[99] != orig[99]);
+    });
+}
+
 TEST_CASE("errors: the message names the algorithm", "[errors]") {
     std::vector<int> v(4), o{1, 4};
     try {

@@ -69,3 +69,12 @@ endforeach()
 # Compiled by the host compiler: the precompiled deterministic/compensated float and double sums.
 sweep_add_gpu_test(test_gpu_numerics_host_compiled gpu/numerics_host_compiled.cpp)
 target_compile_options(test_gpu_numerics_host_compiled PRIVATE -ffp-contract=off)
+# Reliability (issue 9, docs/reliability.md). The differential fuzzer's per-type kernels are in
+# test/gpu/fuzz/, one translation unit each, so that they build in parallel.
+sweep_add_gpu_test(test_gpu_fuzz_differential gpu/fuzz_differential.cu
+  gpu/fuzz/fuzz_gpu_int8.cu gpu/fuzz/fuzz_gpu_uint16.cu gpu/fuzz/fuzz_gpu_int32.cu
+  gpu/fuzz/fuzz_gpu_uint64.cu gpu/fuzz/fuzz_gpu_float.cu gpu/fuzz/fuzz_gpu_double.cu)
+sweep_add_gpu_test(test_gpu_reliability_errors gpu/reliability_errors.cu)
+sweep_add_gpu_test(test_gpu_concurrency gpu/concurrency.cu)
+sweep_add_gpu_test(test_gpu_forward_progress gpu/forward_progress.cu)
+sweep_add_gpu_test(test_gpu_large_sizes gpu/large_sizes.cu)

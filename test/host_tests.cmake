@@ -16,3 +16,4 @@ sweep_add_test(test_predicates predicates.cpp)
 # user operators and transforms (docs/numerics.md).
 sweep_add_test(test_numerics numerics.cpp)
 target_compile_options(test_numerics PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+sweep_add_test(test_fuzz_differential fuzz_differential.cpp)

@@ -5,3 +5,10 @@ if(SWEEP_ENABLE_TBB)
   sweep_add_test(test_par_radix par/radix_par.cpp)
   sweep_add_test(test_segmented_par par/segmented_par.cpp)
 endif()
+# Reliability (issue 9): allocation failure at every host temporary (the fault-injection hook of
+# sweep/detail/fault_injection.hpp, compiled in for this executable only), concurrent par calls.
+if(SWEEP_ENABLE_TBB)
+  sweep_add_test(test_par_oom par/oom.cpp)
+  target_compile_definitions(test_par_oom PRIVATE SWEEP_FAULT_INJECTION=1)
+  sweep_add_test(test_par_concurrency par/concurrency.cpp)
+endif()

@@ -34,6 +34,7 @@ template <bool Exclusive, class Acc, class P, class In, class Out, class Op, cla
 Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first, Op op, F f,
                Init init) {
     const std::int64_t n = checked_distance(name, first, last);
+    check_scan_aliasing(name, first, n, d_first);
     if constexpr ((sweep_policy_t<P>::numerics & numerics_compensated) != 0) {
         // .compensated(): the same scan over (sum, carry) pairs (detail/compensated.hpp); each
         // output is its pair rounded to the output type.

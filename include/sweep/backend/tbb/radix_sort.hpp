@@ -17,6 +17,8 @@
 // Ranges below serial_below, and .threads(1), run steps 2-3 on the calling thread.
 #pragma once
 
+#include <sweep/detail/fault_injection.hpp>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -110,6 +112,7 @@ public:
         if (n <= 0) return;
         const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
         if (!mapped || bytes < static_cast<std::size_t>(stream_bytes)) {
+            testing::host_temporary();
             small_.reset(static_cast<T*>(::operator new(bytes, std::align_val_t{align})));
             p_ = small_.get();
         } else {
@@ -197,12 +200,13 @@ public:
         memory(std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
             : tk(temp, true), tv(has_values_v<V> ? temp : 0, true), sk(scratch * workers),
               sv(has_values_v<V> ? scratch * workers : 0),
-              counts(static_cast<std::size_t>(count_stride * workers)),
-              offs(static_cast<std::size_t>(offs_stride * workers)),
-              hist(parallel ? static_cast<std::size_t>(radix_max * workers) : 0),
-              carries(parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0),
-              flags(parallel ? chain_slots : 0), acc(parallel ? workers : 0),
-              order(parallel ? static_cast<std::size_t>(radix_max) : 0),
+              counts(testing::temporary_size(static_cast<std::size_t>(count_stride * workers))),
+              offs(testing::temporary_size(static_cast<std::size_t>(offs_stride * workers))),
+              hist(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max * workers) : 0)),
+              carries(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0)),
+              flags(testing::temporary_size(parallel ? static_cast<std::size_t>(chain_slots) : 0)),
+              acc(testing::temporary_size(parallel ? static_cast<std::size_t>(workers) : 0)),
+              order(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max) : 0)),
               wc(temp > 0 ? wc_bytes * workers : 0) {}
     };
 

@@ -20,6 +20,8 @@
 // empty segments). Offsets are validated (in parallel) before anything is written.
 #pragma once
 
+#include <sweep/detail/fault_injection.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -310,7 +312,7 @@ Out segmented_scan(par_tag, const P& policy, const char* name, In first, std::in
     // Each block's first head, from its first pass to its second (same worker). Allocated before
     // any output is written.
     std::unique_ptr<std::int64_t[]> heads_at(
-        new std::int64_t[static_cast<std::size_t>(blocks)]);
+        new std::int64_t[testing::temporary_size(static_cast<std::size_t>(blocks))]);
     identity id;
 
     chained_pass<carry_t>(

@@ -7,6 +7,8 @@
 // default) take one fault per 2 MiB. Uninitialized storage for trivially copyable T only.
 #pragma once
 
+#include <sweep/detail/fault_injection.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -20,7 +22,8 @@ namespace sweep::detail::tbb_backend {
 template <class T>
 class raw_temporary {
 public:
-    explicit raw_temporary(std::int64_t n) : bytes_(static_cast<std::size_t>(n) * sizeof(T)) {
+    explicit raw_temporary(std::int64_t n)
+        : bytes_(static_cast<std::size_t>(testing::temporary_size(n)) * sizeof(T)) {
 #if defined(__linux__)
         constexpr std::size_t huge = std::size_t{1} << 21;  // x86-64 and arm64 THP size
         bytes_ = (bytes_ + huge - 1) / huge * huge;

@@ -1,0 +1,7 @@
+// test/gpu/fuzz/fuzz_gpu_double.cu -- the GPU differential fuzzer's cases on double (support/fuzz_gpu.hpp).
+#define SWEEP_FUZZ_GPU_DEFINE 1
+#include "fuzz_gpu.hpp"
+
+namespace sweep_fuzz {
+template std::string gpu_check<double>(const fuzz_case&);
+}  // namespace sweep_fuzz
