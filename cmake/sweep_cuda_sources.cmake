@@ -1,6 +1,7 @@
 # The CUDA translation units of the library (precompiled kernels for host-compiled callers and
 # the runtime: default memory pool, device queries). Listed here so that the GPU backend owns it.
-# The precompiled scans are split by element size so that they build in parallel.
+# The precompiled scans, compactions and segmented scans are split by element size so that they
+# build in parallel.
 set(SWEEP_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/src/cuda/runtime.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin.cu
@@ -14,4 +15,9 @@ set(SWEEP_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_stencil_2.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_stencil_4.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/compaction_builtin_stencil_8.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin_8.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin_16.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin_32.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin_64.cu
 )

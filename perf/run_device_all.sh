@@ -35,7 +35,7 @@ if [ "$what" = gpu ]; then
 else
   B=/tmp/bc
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_segmented test_par_radix test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
+  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_segmented sweep_perf_cpu_automatic test_par_radix test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
   grep -E "error" -A3 "$OUT/build.log" | head -30
   for t in test_par_radix test_segmented_par test_radix_sort test_segmented_scan; do
     timeout 200 $B/test/$t >"$OUT/$t.log" 2>&1
@@ -45,5 +45,6 @@ else
   timeout 150 $B/perf/sweep_perf_cpu_radix >"$OUT/perf_cpu_radix.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu_segmented >"$OUT/perf_cpu_segmented.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu >"$OUT/perf_cpu.md" 2>&1
+  timeout 120 $B/perf/sweep_perf_cpu_automatic >"$OUT/perf_cpu_automatic.md" 2>&1
 fi
 (cd "$OUT" && tar czf logs-$what.tgz --remove-files *.log 2>/dev/null)

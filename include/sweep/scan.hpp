@@ -28,11 +28,22 @@ namespace sweep {
 
 namespace detail {
 
+/// Whether sweep::automatic may send this scan to the GPU from this translation unit.
+template <class P, class Acc, class In, class Out, class Op, class F>
+constexpr bool scan_on_gpu() {
+#if SWEEP_HAS_CUDA
+    return cuda::scan_runs_here_v<sweep_policy_t<P>::numerics, Acc, In, Out, Op, F>;
+#else
+    return false;
+#endif
+}
+
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
 Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first, Op op, F f,
                Init init) {
     const std::int64_t n = checked_distance(name, first, last);
-    return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+    const auto where = locate<scan_on_gpu<P, Acc, In, Out, Op, F>()>(name, first, d_first);
+    return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
         return scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, std::move(op), std::move(f),
                                     std::move(init));
     });

@@ -41,6 +41,18 @@ inline constexpr bool host_callable_v =
     std::is_same_v<std::remove_pointer_t<Out>, Acc> && std::is_same_v<F, identity> &&
     builtin_op_index<Op, Acc>() >= 0;
 
+/// Whether the GPU backend can run this scan in this translation unit (what sweep::automatic asks
+/// before it sends a call here): any device iterators under nvcc, the precompiled kernels' shape
+/// otherwise.
+template <unsigned Flags, class Acc, class In, class Out, class Op, class F>
+inline constexpr bool scan_runs_here_v =
+#if defined(__CUDACC__)
+    !is_known_host_iterator_v<In> && !is_known_host_iterator_v<Out> &&
+    std::is_trivially_copyable_v<Acc>;
+#else
+    (Flags & numerics_deterministic) == 0 && host_callable_v<Acc, In, Out, Op, F>;
+#endif
+
 }  // namespace cuda
 
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
