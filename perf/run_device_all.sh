@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # perf/run_device_all.sh gpu|cpu -- one call on the GPU machine (see /work/.library/device):
 #   gpu: build everything, run every GPU test (rc and summary line each), compute-sanitizer
-#        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented).
-#   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores.
+#        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented,
+#        the Thrust port and sweep::automatic's managed-memory threshold).
+#   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores
+#        (bench_automatic: sweep::automatic's seq/par threshold).
 # Logs and tables go to $OUT (the perf tables as .md; everything else in one archive).
 set -u
 what=${1:-gpu}
@@ -32,6 +34,9 @@ if [ "$what" = gpu ]; then
   timeout 150 $B/perf/gpu/sweep_perf_gpu_scan ${SCAN_RANGE:-28 10} >"$OUT/perf_scan.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
   timeout 100 $B/perf/gpu/sweep_perf_gpu_segmented 24,28 int32,int8 >"$OUT/perf_segmented.md" 2>&1
+  # The drop-in rows: the Thrust port (sweep vs thrust on the same program), and the thresholds of
+  # sweep::automatic (managed memory here; the host one is in the cpu mode) in one file.
+  { timeout 60 $B/examples/ex_port_thrust --bench 26; echo; timeout 100 $B/perf/gpu/sweep_perf_gpu_automatic 26; } >"$OUT/perf_dropin.md" 2>&1
 else
   B=/tmp/bc
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }

@@ -226,7 +226,8 @@ decltype(auto) invoke_backend(const P& policy, std::int64_t n, const data_locati
         } else {
 #if SWEEP_HAS_CUDA
             if constexpr (R == residence::pointer) {
-                if (n > 0 && where.probe != nullptr) {
+                // Asked for n == 0 too: an offsets range of an empty input is still read.
+                if (where.probe != nullptr) {
                     const cuda::memory_kind kind = cuda::memory_kind_of(where.probe);
                     const bool to_gpu = kind == cuda::memory_kind::device ||
                                         (kind == cuda::memory_kind::managed &&
