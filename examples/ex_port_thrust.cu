@@ -2,8 +2,8 @@
 // thrust::device_vector with the same thrust::device policy; only the namespace of the algorithms
 // changes (`thrust::` -> `sweep::`). docs/porting.md walks through it.
 //
-// The one spelling difference: transform_inclusive_scan takes (op, unary_op) in sweep, as in the
-// standard, and (unary_op, op) in Thrust (docs/porting.md).
+// The transform scans keep Thrust's argument order (unary_op before op): sweep takes both that
+// and the standard's (docs/api.md).
 //
 // The program (an event log, one value per event, events grouped by session):
 //   1. running total of all values                         inclusive_scan
@@ -122,11 +122,9 @@ void run_sweep(event_log& e, int step = 0) {
                        e.grouped.begin();
     }
     if (step == 0 || step == 5)
-        // Thrust's argument order (unary op before binary op) is the one difference in spelling:
-        // sweep follows the standard's transform_inclusive_scan(first, last, out, op, unary_op).
         sweep::transform_inclusive_scan(thrust::device, e.value.begin(), e.value.end(),
-                                        e.squares.begin(), thrust::plus<unsigned long long>(),
-                                        square{});
+                                        e.squares.begin(), square{},
+                                        thrust::plus<unsigned long long>());
 }
 
 template <class T>

@@ -53,6 +53,10 @@ Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first
 template <class In, class F>
 using transformed_t = std::remove_cvref_t<std::invoke_result_t<F&, reference_t<In>>>;
 
+/// F can be called with one element of In (a unary operation, not a value or a binary one).
+template <class F, class In>
+inline constexpr bool unary_on = std::is_invocable_v<F&, reference_t<In>>;
+
 }  // namespace detail
 
 template <execution_policy P, detail::random_access In, class Out>
@@ -87,25 +91,52 @@ Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op) {
                                        detail::identity{}, init);
 }
 
+// The transform scans also take Thrust's argument order, so that a Thrust program ports by its
+// namespace alone: Thrust passes the unary operation first, (unary_op, op) and
+// (unary_op, init, op), where the standard has (op, unary_op), (op, unary_op, init) and
+// (init, op, unary_op). The order is told from which argument can be called with one element
+// (detail::unary_on); the standard order wins whenever the arguments fit it.
+
 template <execution_policy P, detail::random_access In, class Out, class Op, class F>
 Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op) {
-    return detail::scan_entry<false, detail::transformed_t<In, F>>(
-        "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
-        detail::no_init{});
+    if constexpr (detail::unary_on<Op, In> && !detail::unary_on<F, In>) {
+        // Thrust: (first, last, result, unary_op, binary_op)
+        return detail::scan_entry<false, detail::transformed_t<In, Op>>(
+            "transform_inclusive_scan", policy, first, last, d_first, unary_op, op,
+            detail::no_init{});
+    } else {
+        return detail::scan_entry<false, detail::transformed_t<In, F>>(
+            "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
+            detail::no_init{});
+    }
 }
 
 template <execution_policy P, detail::random_access In, class Out, class Op, class F, class T>
 Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op,
                              T init) {
-    return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last, d_first,
-                                        op, unary_op, init);
+    if constexpr (detail::unary_on<Op, In> && !detail::unary_on<F, In>) {
+        // Thrust: (first, last, result, unary_op, init, binary_op): here op = unary_op,
+        // unary_op = init, init = binary_op.
+        return detail::scan_entry<false, F>("transform_inclusive_scan", policy, first, last,
+                                            d_first, init, op, unary_op);
+    } else {
+        return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last,
+                                            d_first, op, unary_op, init);
+    }
 }
 
 template <execution_policy P, detail::random_access In, class Out, class T, class Op, class F>
 Out transform_exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op,
                              F unary_op) {
-    return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last, d_first,
-                                       op, unary_op, init);
+    if constexpr (detail::unary_on<T, In> && !detail::unary_on<F, In>) {
+        // Thrust: (first, last, result, unary_op, init, binary_op): here init = unary_op,
+        // op = init, unary_op = binary_op.
+        return detail::scan_entry<true, Op>("transform_exclusive_scan", policy, first, last,
+                                            d_first, unary_op, init, op);
+    } else {
+        return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last,
+                                           d_first, op, unary_op, init);
+    }
 }
 
 }  // namespace sweep
