@@ -31,6 +31,7 @@
 #include <thrust/host_vector.h>
 #include <thrust/partition.h>
 #include <thrust/scan.h>
+#include <thrust/transform_scan.h>
 #include <thrust/copy.h>
 
 #include <sweep/thrust.hpp>

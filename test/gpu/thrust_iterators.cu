@@ -54,10 +54,6 @@ struct zip_sum {
         return thrust::get<0>(t) + thrust::get<1>(t);
     }
 };
-struct reverse_index {
-    int n;
-    __host__ __device__ int operator()(int i) const { return n - 1 - i; }
-};
 
 template <class T>
 std::vector<T> to_host(const thrust::device_vector<T>& d, std::size_t count) {
