@@ -2,6 +2,8 @@
 # the runtime: default memory pool, device queries). Listed here so that the GPU backend owns it.
 # The precompiled scans, compactions and radix sorts are split by element size so that they build
 # in parallel.
+# The precompiled scans, compactions and segmented scans are split by element size so that they
+# build in parallel.
 set(SWEEP_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/src/cuda/runtime.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/scan_builtin.cu
@@ -23,4 +25,9 @@ set(SWEEP_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/src/cuda/radix_builtin_pairs_8_16.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/radix_builtin_pairs_32.cu
   ${PROJECT_SOURCE_DIR}/src/cuda/radix_builtin_pairs_64.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin_8.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin_16.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin_32.cu
+  ${PROJECT_SOURCE_DIR}/src/cuda/segmented_builtin_64.cu
 )

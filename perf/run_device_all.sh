@@ -2,8 +2,10 @@
 # perf/run_device_all.sh gpu|cpu -- one call on the GPU machine (see /work/.library/device):
 #   gpu: build everything, run every GPU test (rc and summary line each), compute-sanitizer
 #        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented,
-#        radix; RADIX_TUNE=1 adds the radix sort's shape sweep).
-#   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores.
+#        radix, numerics, the Thrust port and sweep::automatic's managed-memory threshold;
+#        RADIX_TUNE=1 adds the radix sort's shape sweep).
+#   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores
+#        (bench_automatic: sweep::automatic's seq/par threshold).
 # Logs and tables go to $OUT (the perf tables as .md; everything else in one archive).
 set -u
 what=${1:-gpu}
@@ -38,10 +40,13 @@ if [ "$what" = gpu ]; then
   [ -n "${RADIX_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 300 $B/perf/gpu/sweep_perf_gpu_radix tune 24,28 >"$OUT/perf_radix_tune.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_numerics ] && timeout 120 $B/perf/gpu/sweep_perf_gpu_numerics 24,28 >"$OUT/perf_numerics.md" 2>&1
   [ -x $B/perf/sweep_numerics_error ] && timeout 120 $B/perf/sweep_numerics_error 20 >"$OUT/numerics_error.csv" 2>&1
+  # The drop-in rows: the Thrust port (sweep vs thrust on the same program), and the thresholds of
+  # sweep::automatic (managed memory here; the host one is in the cpu mode) in one file.
+  { timeout 60 $B/examples/ex_port_thrust --bench 26; echo; timeout 100 $B/perf/gpu/sweep_perf_gpu_automatic 26; } >"$OUT/perf_dropin.md" 2>&1
 else
   B=/tmp/bc
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_segmented sweep_perf_cpu_numerics test_par_radix test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
+  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_segmented sweep_perf_cpu_automatic sweep_perf_cpu_numerics test_par_radix test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
   grep -E "error" -A3 "$OUT/build.log" | head -30
   for t in test_par_radix test_segmented_par test_radix_sort test_segmented_scan; do
     timeout 200 $B/test/$t >"$OUT/$t.log" 2>&1
@@ -52,5 +57,6 @@ else
   timeout 120 $B/perf/sweep_perf_cpu_segmented >"$OUT/perf_cpu_segmented.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu >"$OUT/perf_cpu.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu_numerics 24,27 >"$OUT/perf_cpu_numerics.md" 2>&1
+  timeout 120 $B/perf/sweep_perf_cpu_automatic >"$OUT/perf_cpu_automatic.md" 2>&1
 fi
 (cd "$OUT" && tar czf logs-$what.tgz --remove-files *.log 2>/dev/null)

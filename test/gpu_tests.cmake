@@ -18,9 +18,14 @@ sweep_add_gpu_test(test_gpu_scan_host_compiled gpu/scan_host_compiled.cpp)
 sweep_add_gpu_test(test_gpu_segmented_scan gpu/segmented_scan.cu)
 sweep_add_gpu_test(test_gpu_segmented_types gpu/segmented_types.cu)
 sweep_add_gpu_test(test_gpu_segmented_large gpu/segmented_large.cu)
-# A host-compiled sweep::gpu segmented scan fails to compile with its message (plus a control).
+# Compiled by the host compiler: the precompiled segmented scans (src/cuda/segmented_builtin*.cu).
+sweep_add_gpu_test(test_gpu_segmented_host_compiled gpu/segmented_host_compiled.cpp)
+# Compiled by the host compiler: every algorithm with sweep::gpu and sweep::automatic.
+sweep_add_gpu_test(test_gpu_all_algorithms_host_compiled gpu/all_algorithms_host_compiled.cpp)
+# A host-compiled sweep::gpu segmented scan with a custom operator fails to compile with its
+# message; the control (a built-in operator: precompiled) compiles.
 add_test(NAME gpu_segmented_host_compiled_does_not_compile COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include -DSWEEP_HAS_CUDA=1 ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_segmented_host_compiled.cpp)
-set_tests_properties(gpu_segmented_host_compiled_does_not_compile PROPERTIES PASS_REGULAR_EXPRESSION "no precompiled kernels for them yet")
+set_tests_properties(gpu_segmented_host_compiled_does_not_compile PROPERTIES PASS_REGULAR_EXPRESSION "only the precompiled kernels are available")
 add_test(NAME gpu_segmented_host_compiled_control_compiles COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/include -DSWEEP_HAS_CUDA=1 -DSWEEP_CONTROL ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_segmented_host_compiled.cpp)
 sweep_add_gpu_test(test_gpu_compaction gpu/compaction.cu)
 sweep_add_gpu_test(test_gpu_compaction_types_int gpu/compaction_types_int.cu)
@@ -78,3 +83,8 @@ sweep_add_gpu_test(test_gpu_reliability_errors gpu/reliability_errors.cu)
 sweep_add_gpu_test(test_gpu_concurrency gpu/concurrency.cu)
 sweep_add_gpu_test(test_gpu_forward_progress gpu/forward_progress.cu)
 sweep_add_gpu_test(test_gpu_large_sizes gpu/large_sizes.cu)
+# sweep::automatic on device, managed and pinned memory and on Thrust iterators.
+sweep_add_gpu_test(test_gpu_automatic gpu/automatic.cu)
+# Thrust containers and fancy iterators through every GPU algorithm (gpu, thrust::device,
+# automatic).
+sweep_add_gpu_test(test_gpu_thrust_iterators gpu/thrust_iterators.cu)

@@ -10,6 +10,7 @@ sweep_add_test(test_radix_sort radix_sort.cpp)
 sweep_add_test(test_segmented_scan segmented_scan.cpp)
 sweep_add_test(test_errors errors.cpp)
 sweep_add_test(test_policies policies.cpp)
+sweep_add_test(test_automatic automatic.cpp)
 sweep_add_test(test_predicates predicates.cpp)
 # .deterministic() / .compensated(): bitwise equality across host policies, compensated accuracy
 # against an exact accumulator. Built without floating-point contraction, as the docs require of

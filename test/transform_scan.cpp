@@ -141,3 +141,44 @@ TEST_CASE("transform scans: a transform that reads a captured table by reference
         });
     }
 }
+
+TEST_CASE("transform scans: Thrust's argument order (unary_op first) gives the standard's results",
+          "[transform_scan][thrust_order]") {
+    const std::uint64_t salt = 9100;
+    INFO("seed " << sweep_test::seed() << " salt " << salt);
+    auto g = sweep_test::rng(salt);
+    for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000},
+                                 std::int64_t{100'003}}) {
+        INFO("n = " << n);
+        std::vector<std::int32_t> x(static_cast<std::size_t>(n));
+        for (auto& v : x) v = static_cast<std::int32_t>(g() % 201) - 100;
+        auto sq = [](std::int32_t v) { return static_cast<std::int64_t>(v) * v; };
+        const std::plus<std::int64_t> add;
+        std::vector<std::int64_t> want(x.size()), got(x.size());
+        sweep_test::for_each_host_policy([&](const char* name, const auto& pol) {
+            INFO("policy " << name);
+            // (unary_op, op) == (op, unary_op)
+            sweep::transform_inclusive_scan(sweep::seq, x.begin(), x.end(), want.begin(), add, sq);
+            sweep::transform_inclusive_scan(pol, x.begin(), x.end(), got.begin(), sq, add);
+            CHECK(got == want);
+            // (unary_op, init, op) == (op, unary_op, init)
+            sweep::transform_inclusive_scan(sweep::seq, x.begin(), x.end(), want.begin(), add, sq,
+                                            std::int64_t{7});
+            sweep::transform_inclusive_scan(pol, x.begin(), x.end(), got.begin(), sq,
+                                            std::int64_t{7}, add);
+            CHECK(got == want);
+            // exclusive: (unary_op, init, op) == (init, op, unary_op)
+            sweep::transform_exclusive_scan(sweep::seq, x.begin(), x.end(), want.begin(),
+                                            std::int64_t{-5}, add, sq);
+            sweep::transform_exclusive_scan(pol, x.begin(), x.end(), got.begin(), sq,
+                                            std::int64_t{-5}, add);
+            CHECK(got == want);
+        });
+        // The standard order itself matches std::.
+        std::vector<std::int64_t> ref(x.size());
+        std::transform_exclusive_scan(x.begin(), x.end(), ref.begin(), std::int64_t{-5}, add, sq);
+        sweep::transform_exclusive_scan(sweep::seq, x.begin(), x.end(), want.begin(),
+                                        std::int64_t{-5}, add, sq);
+        CHECK(want == ref);
+    }
+}

@@ -20,10 +20,24 @@
 
 namespace sweep {
 
+namespace detail {
+/// Whether sweep::automatic may send this copy_if to the GPU from this translation unit.
+template <class In, class Stencil, class Out, class Pred>
+constexpr bool copy_if_on_gpu() {
+#if SWEEP_HAS_CUDA
+    return cuda::copy_if_runs_here_v<In, Stencil, Out, Pred>;
+#else
+    return false;
+#endif
+}
+}  // namespace detail
+
 template <execution_policy P, detail::random_access In, class Out, class Pred>
 Out copy_if(P&& policy, In first, In last, Out d_first, Pred pred) {
     const std::int64_t n = detail::checked_distance("copy_if", first, last);
-    return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+    const auto where =
+        detail::locate<detail::copy_if_on_gpu<In, In, Out, Pred>()>("copy_if", first, d_first);
+    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
         return detail::copy_if(tag, pol, first, n, first, d_first, pred);
     });
 }
@@ -32,7 +46,9 @@ template <execution_policy P, detail::random_access In, detail::random_access St
           class Pred>
 Out copy_if(P&& policy, In first, In last, Stencil stencil, Out d_first, Pred pred) {
     const std::int64_t n = detail::checked_distance("copy_if", first, last);
-    return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+    const auto where = detail::locate<detail::copy_if_on_gpu<In, Stencil, Out, Pred>()>(
+        "copy_if", first, stencil, d_first);
+    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
         return detail::copy_if(tag, pol, first, n, stencil, d_first, pred);
     });
 }

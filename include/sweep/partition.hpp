@@ -22,10 +22,31 @@
 
 namespace sweep {
 
+namespace detail {
+/// Whether sweep::automatic may send these calls to the GPU from this translation unit.
+template <class It, class Pred>
+constexpr bool partition_on_gpu() {
+#if SWEEP_HAS_CUDA
+    return cuda::partition_runs_here_v<It, Pred>;
+#else
+    return false;
+#endif
+}
+template <class In, class OutT, class OutF, class Pred>
+constexpr bool partition_copy_on_gpu() {
+#if SWEEP_HAS_CUDA
+    return cuda::partition_copy_runs_here_v<In, OutT, OutF, Pred>;
+#else
+    return false;
+#endif
+}
+}  // namespace detail
+
 template <execution_policy P, detail::random_access It, class Pred>
 It partition(P&& policy, It first, It last, Pred pred) {
     const std::int64_t n = detail::checked_distance("partition", first, last);
-    return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+    const auto where = detail::locate<detail::partition_on_gpu<It, Pred>()>("partition", first);
+    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
         return first + detail::partition(tag, pol, first, n, pred);
     });
 }
@@ -33,7 +54,8 @@ It partition(P&& policy, It first, It last, Pred pred) {
 template <execution_policy P, detail::random_access It, class Pred>
 It stable_partition(P&& policy, It first, It last, Pred pred) {
     const std::int64_t n = detail::checked_distance("stable_partition", first, last);
-    return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+    const auto where = detail::locate<detail::partition_on_gpu<It, Pred>()>("stable_partition", first);
+    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
         return first + detail::stable_partition(tag, pol, first, n, pred);
     });
 }
@@ -43,7 +65,10 @@ template <execution_policy P, detail::random_access In, class OutTrue, class Out
 std::pair<OutTrue, OutFalse> partition_copy(P&& policy, In first, In last, OutTrue d_true,
                                             OutFalse d_false, Pred pred) {
     const std::int64_t n = detail::checked_distance("partition_copy", first, last);
-    return detail::invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+    const auto where =
+        detail::locate<detail::partition_copy_on_gpu<In, OutTrue, OutFalse, Pred>()>(
+            "partition_copy", first, d_true, d_false);
+    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
         return detail::partition_copy(tag, pol, first, n, d_true, d_false, pred);
     });
 }

@@ -19,6 +19,8 @@
 #define SWEEP_HAS_PAR_RADIX_SORT 1
 #endif
 #if SWEEP_HAS_CUDA && __has_include(<sweep/backend/cuda/radix_sort.hpp>)
+#include <sweep/backend/cuda/iterators.hpp>
+#include <sweep/backend/cuda/precompiled.hpp>
 #include <sweep/backend/cuda/radix_sort.hpp>
 #define SWEEP_HAS_GPU_RADIX_SORT 1
 #endif
@@ -38,6 +40,35 @@ inline constexpr bool radix_backend_exists_v =
 #endif
     ;
 
+/// Whether sweep::automatic may send this sort to the GPU from this translation unit: when the GPU
+/// radix sort is built in (it lands with its own issue), for raw or Thrust device pointers under
+/// nvcc, and from other compilers in the shape of its precompiled kernels (raw pointers to
+/// writable built-in keys; values, if any, of 4 or 8 bytes).
+template <class KeyIt, class ValIt>
+constexpr bool radix_sort_on_gpu() {
+#if defined(SWEEP_HAS_GPU_RADIX_SORT) && defined(__CUDACC__)
+    return !cuda::is_known_host_iterator_v<KeyIt> && !cuda::is_known_host_iterator_v<ValIt> &&
+           std::is_pointer_v<decltype(cuda::unwrap(std::declval<KeyIt>()))> &&
+           (std::is_same_v<ValIt, no_values> ||
+            std::is_pointer_v<decltype(cuda::unwrap(std::declval<ValIt>()))>);
+#elif defined(SWEEP_HAS_GPU_RADIX_SORT)
+    if constexpr (!std::is_pointer_v<KeyIt>) {
+        return false;
+    } else {
+        using K = std::remove_pointer_t<KeyIt>;
+        if constexpr (std::is_const_v<K> || !cuda::is_builtin_type_v<K>) return false;
+        else if constexpr (std::is_same_v<ValIt, no_values>) return true;
+        else if constexpr (!std::is_pointer_v<ValIt>) return false;
+        else
+            return !std::is_const_v<std::remove_pointer_t<ValIt>> &&
+                   (sizeof(std::remove_pointer_t<ValIt>) == 4 ||
+                    sizeof(std::remove_pointer_t<ValIt>) == 8);
+    }
+#else
+    return false;
+#endif
+}
+
 template <bool Descending, class P, class KeyIt, class ValIt>
 void radix_sort_entry(const char* name, const P& policy, KeyIt first, KeyIt last,
                       ValIt values) {
@@ -47,7 +78,12 @@ void radix_sort_entry(const char* name, const P& policy, KeyIt first, KeyIt last
         static_assert(std::is_trivially_copyable_v<value_t<ValIt>>,
                       "sweep::radix_sort_by_key: values must be trivially copyable");
     const std::int64_t n = checked_distance(name, first, last);
-    invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+    const auto where = [&] {
+        if constexpr (std::is_same_v<ValIt, no_values>)
+            return locate<radix_sort_on_gpu<KeyIt, ValIt>()>(name, first);
+        else return locate<radix_sort_on_gpu<KeyIt, ValIt>()>(name, first, values);
+    }();
+    invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
         if constexpr (radix_backend_exists_v<decltype(tag)>) {
             radix_sort<Descending>(tag, pol, first, n, values);
         } else {

@@ -30,6 +30,16 @@ namespace sweep {
 
 namespace detail {
 
+/// Whether sweep::automatic may send this scan to the GPU from this translation unit.
+template <class P, class Acc, class In, class Out, class Op, class F>
+constexpr bool scan_on_gpu() {
+#if SWEEP_HAS_CUDA
+    return cuda::scan_runs_here_v<sweep_policy_t<P>::numerics, Acc, In, Out, Op, F>;
+#else
+    return false;
+#endif
+}
+
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>
 Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first, Op op, F f,
                Init init) {
@@ -45,7 +55,9 @@ Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first
                       "operators or types.");
         using C = comp_sum<Acc>;
         auto cf = to_comp<Acc, F>{std::move(f)};
-        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        const auto where = locate<scan_on_gpu<P, C, In, Out, comp_plus<Acc>, to_comp<Acc, F>>()>(
+            name, first, d_first);
+        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
             if constexpr (has_init_v<Init>) {
                 return scan<Exclusive, C>(tag, pol, name, first, n, d_first, comp_plus<Acc>{},
                                           std::move(cf), C{static_cast<Acc>(init), Acc(0)});
@@ -55,7 +67,8 @@ Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first
             }
         });
     } else {
-        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        const auto where = locate<scan_on_gpu<P, Acc, In, Out, Op, F>()>(name, first, d_first);
+        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
             return scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, std::move(op),
                                         std::move(f), std::move(init));
         });
@@ -65,6 +78,10 @@ Out scan_entry(const char* name, const P& policy, In first, In last, Out d_first
 // The accumulator of a scan without init: the (transformed) input's value type.
 template <class In, class F>
 using transformed_t = std::remove_cvref_t<std::invoke_result_t<F&, reference_t<In>>>;
+
+/// F can be called with one element of In (a unary operation, not a value or a binary one).
+template <class F, class In>
+inline constexpr bool unary_on = std::is_invocable_v<F&, reference_t<In>>;
 
 }  // namespace detail
 
@@ -100,25 +117,52 @@ Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op) {
                                        detail::identity{}, init);
 }
 
+// The transform scans also take Thrust's argument order, so that a Thrust program ports by its
+// namespace alone: Thrust passes the unary operation first, (unary_op, op) and
+// (unary_op, init, op), where the standard has (op, unary_op), (op, unary_op, init) and
+// (init, op, unary_op). The order is told from which argument can be called with one element
+// (detail::unary_on); the standard order wins whenever the arguments fit it.
+
 template <execution_policy P, detail::random_access In, class Out, class Op, class F>
 Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op) {
-    return detail::scan_entry<false, detail::transformed_t<In, F>>(
-        "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
-        detail::no_init{});
+    if constexpr (detail::unary_on<Op, In> && !detail::unary_on<F, In>) {
+        // Thrust: (first, last, result, unary_op, binary_op)
+        return detail::scan_entry<false, detail::transformed_t<In, Op>>(
+            "transform_inclusive_scan", policy, first, last, d_first, unary_op, op,
+            detail::no_init{});
+    } else {
+        return detail::scan_entry<false, detail::transformed_t<In, F>>(
+            "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
+            detail::no_init{});
+    }
 }
 
 template <execution_policy P, detail::random_access In, class Out, class Op, class F, class T>
 Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op,
                              T init) {
-    return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last, d_first,
-                                        op, unary_op, init);
+    if constexpr (detail::unary_on<Op, In> && !detail::unary_on<F, In>) {
+        // Thrust: (first, last, result, unary_op, init, binary_op): here op = unary_op,
+        // unary_op = init, init = binary_op.
+        return detail::scan_entry<false, F>("transform_inclusive_scan", policy, first, last,
+                                            d_first, init, op, unary_op);
+    } else {
+        return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last,
+                                            d_first, op, unary_op, init);
+    }
 }
 
 template <execution_policy P, detail::random_access In, class Out, class T, class Op, class F>
 Out transform_exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op,
                              F unary_op) {
-    return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last, d_first,
-                                       op, unary_op, init);
+    if constexpr (detail::unary_on<T, In> && !detail::unary_on<F, In>) {
+        // Thrust: (first, last, result, unary_op, init, binary_op): here init = unary_op,
+        // op = init, unary_op = binary_op.
+        return detail::scan_entry<true, Op>("transform_exclusive_scan", policy, first, last,
+                                            d_first, unary_op, init, op);
+    } else {
+        return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last,
+                                           d_first, op, unary_op, init);
+    }
 }
 
 }  // namespace sweep

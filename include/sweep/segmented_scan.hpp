@@ -52,6 +52,30 @@ constexpr head_flags_t<It> head_flags(It f_first) {
 
 namespace detail {
 
+/// Whether sweep::automatic may send this segmented scan to the GPU from this translation unit.
+template <class P, class Acc, class In, class Out, class Segs, class Op>
+constexpr bool segmented_on_gpu() {
+#if SWEEP_HAS_CUDA && __has_include(<sweep/backend/cuda/segmented_scan.hpp>)
+    return cuda::segmented_runs_here_v<sweep_policy_t<P>::numerics, Acc, In, Out, Segs, Op>;
+#else
+    return false;
+#endif
+}
+
+/// The first iterator of a segment description (for sweep::automatic's look at the data).
+template <class KeyIt, class KeyEq>
+KeyIt segments_data(const key_heads<KeyIt, KeyEq>& s) {
+    return s.keys;
+}
+template <class FlagIt>
+FlagIt segments_data(const flag_heads<FlagIt>& s) {
+    return s.flags;
+}
+template <class OffIt>
+OffIt segments_data(const offset_segments<OffIt>& s) {
+    return s.first;
+}
+
 template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
           class Init>
 Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n, Out d_first,
@@ -65,7 +89,9 @@ Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n,
                       "and the operator sweep::plus or std::plus. Drop .compensated() for other "
                       "operators or types.");
         using C = comp_sum<Acc>;
-        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        const auto where = locate<segmented_on_gpu<P, C, In, Out, Segs, comp_plus<Acc>>()>(
+            name, first, d_first, segments_data(segs));
+        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
             if constexpr (has_init_v<Init>) {
                 return segmented_scan<Exclusive, C>(tag, pol, name, first, n, d_first, segs,
                                                     comp_plus<Acc>{}, C(static_cast<Acc>(init)));
@@ -75,7 +101,9 @@ Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n,
             }
         });
     } else {
-        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+        const auto where = locate<segmented_on_gpu<P, Acc, In, Out, Segs, Op>()>(
+            name, first, d_first, segments_data(segs));
+        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
             return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,
                                                   init);
         });

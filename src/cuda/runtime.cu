@@ -33,6 +33,26 @@ bool is_device_accessible(const void* p) {
     return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
 }
 
+memory_kind memory_kind_of(const void* p) noexcept {
+    // Without a device every query fails; the first answer is kept so that a CPU-only machine
+    // pays for one failed initialisation per process, not one per call.
+    static const bool have_device = [] {
+        int count = 0;
+        const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+        if (!ok) (void)cudaGetLastError();
+        return ok;
+    }();
+    if (!have_device || p == nullptr) return memory_kind::host;
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return memory_kind::host;
+    }
+    if (a.type == cudaMemoryTypeDevice) return memory_kind::device;
+    if (a.type == cudaMemoryTypeManaged) return memory_kind::managed;
+    return memory_kind::host;
+}
+
 namespace {
 
 // One pool per device. The release threshold is raised to "keep everything": the default of 0

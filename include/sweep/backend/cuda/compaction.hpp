@@ -74,6 +74,33 @@ inline constexpr bool rejected_host_iterator_v = is_known_host_iterator_v<It>;
 template <class It>
 using element_t = std::remove_cv_t<value_t<It>>;
 
+// Whether the GPU backend can run these calls in this translation unit (what sweep::automatic asks
+// before it sends a call here): any device iterators under nvcc, the precompiled kernels' shape
+// otherwise.
+template <class In>
+using input_t = std::remove_const_t<decltype(as_input(std::declval<In>()))>;
+
+template <class In, class Stencil, class Out, class Pred>
+inline constexpr bool copy_if_runs_here_v =
+#if defined(__CUDACC__)
+    !rejected_host_iterator_v<In> && !rejected_host_iterator_v<Stencil> &&
+    !rejected_host_iterator_v<Out>;
+#else
+    host_callable_copy_if_v<input_t<In>, input_t<Stencil>, Out, Pred>;
+#endif
+
+template <class In, class OutT, class OutF, class Pred>
+inline constexpr bool partition_copy_runs_here_v =
+#if defined(__CUDACC__)
+    !rejected_host_iterator_v<In> && !rejected_host_iterator_v<OutT> &&
+    !rejected_host_iterator_v<OutF>;
+#else
+    host_callable_partition_v<input_t<In>, OutT, OutF, Pred>;
+#endif
+
+template <class It, class Pred>
+inline constexpr bool partition_runs_here_v = partition_copy_runs_here_v<It, It, It, Pred>;
+
 #if !defined(__CUDACC__)
 template <class T>
 void set_builtin_value_type(builtin_compaction_request& r) {

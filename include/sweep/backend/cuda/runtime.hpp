@@ -24,6 +24,14 @@ void check_launch(const char* algorithm);
 /// Host memory (pageable or pinned) is rejected: API.md promises device-accessible raw pointers.
 bool is_device_accessible(const void* p);
 
+/// Where a raw pointer points, as sweep::automatic needs it.
+enum class memory_kind : unsigned char { host, device, managed };
+
+/// One cudaPointerGetAttributes. Host memory (pageable, pinned or unregistered), a pointer CUDA
+/// does not know, and any pointer on a machine without a usable CUDA device (checked once per
+/// process) are `host`; no CUDA error is left behind. Never throws.
+memory_kind memory_kind_of(const void* p) noexcept;
+
 /// How many blocks of `kernel` (a __global__ function's address) with `threads` threads fit on
 /// the current device at once: SMs times blocks per SM. Cached per kernel and device.
 int resident_blocks(const void* kernel, int threads, const char* algorithm);

@@ -60,6 +60,21 @@ inline constexpr bool host_compensated_v<comp_sum<T>, In, Out, to_comp<T, identi
     std::is_same_v<std::remove_cv_t<std::remove_pointer_t<In>>, T> &&
     std::is_same_v<std::remove_pointer_t<Out>, T>;
 
+/// Whether the GPU backend can run this scan in this translation unit (what sweep::automatic asks
+/// before it sends a call here): any device iterators under nvcc, the precompiled kernels' shape
+/// otherwise.
+template <unsigned Flags, class Acc, class In, class Out, class Op, class F>
+inline constexpr bool scan_runs_here_v =
+#if defined(__CUDACC__)
+    !is_known_host_iterator_v<In> && !is_known_host_iterator_v<Out> &&
+    std::is_trivially_copyable_v<Acc>;
+#else
+    host_compensated_v<Acc, In, Out, F> ||
+    (host_callable_v<Acc, In, Out, Op, F> &&
+     ((Flags & numerics_deterministic) == 0 || !std::is_floating_point_v<Acc> ||
+      is_builtin_plus_v<Op, Acc>));
+#endif
+
 }  // namespace cuda
 
 template <bool Exclusive, class Acc, class P, class In, class Out, class Op, class F, class Init>

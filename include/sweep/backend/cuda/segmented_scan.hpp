@@ -3,16 +3,19 @@
 //
 // Checks what can only be checked here (host iterators at compile time, host pointers at run
 // time), unwraps Thrust pointers in the values, the output and the segment description, then
-// instantiates the engine (dispatch/segmented_scan.cuh). Only translation units compiled by nvcc
-// can do that for now: the precompiled kernels for host-compiled callers do not cover segmented
-// scans yet, and such a call fails to compile with a message that says so.
+// instantiates the engine (dispatch/segmented_scan.cuh) in translation units compiled by nvcc, or
+// calls the kernels precompiled in the library (segmented_precompiled.hpp: built-in types and
+// operators, segments as raw pointers) from other compilers; anything else from those fails to
+// compile with a message that says so.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <sweep/backend/cuda/iterators.hpp>
 #include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/backend/cuda/segmented_precompiled.hpp>
 #include <sweep/detail/checks.hpp>
 #include <sweep/detail/dispatch.hpp>
 #include <sweep/detail/scan_common.hpp>
@@ -87,6 +90,17 @@ struct segments_on_device<offset_segments<OffIt>> {
     }
 };
 
+/// Whether the GPU backend can run this segmented scan in this translation unit (what
+/// sweep::automatic asks before it sends a call here).
+template <unsigned Flags, class Acc, class In, class Out, class Segs, class Op>
+inline constexpr bool segmented_runs_here_v =
+#if defined(__CUDACC__)
+    !is_known_host_iterator_v<In> && !is_known_host_iterator_v<Out> &&
+    !segments_on_device<Segs>::host_iterator && std::is_trivially_copyable_v<Acc>;
+#else
+    (Flags & numerics_deterministic) == 0 && host_callable_segmented_v<Acc, In, Out, Segs, Op>;
+#endif
+
 }  // namespace cuda
 
 template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
@@ -103,12 +117,68 @@ Out segmented_scan(gpu_tag, const P& policy, const char* name, In first, std::in
     static_assert(std::is_trivially_copyable_v<Acc>,
                   "sweep::gpu: the scan's value type (the accumulator) must be trivially copyable.");
 #if !defined(__CUDACC__)
-    static_assert(dependent_false<In, Segs>,
-                  "sweep::gpu segmented scans (inclusive_scan_by_key, exclusive_scan_by_key, "
-                  "segmented_inclusive_scan, segmented_exclusive_scan) from a translation unit "
-                  "not compiled by nvcc: no precompiled kernels for them yet. Compile this call "
-                  "site with nvcc (a .cu file).");
-    (void)policy, (void)name, (void)first, (void)op, (void)init;
+    constexpr bool ordered = (P::numerics & numerics_deterministic) != 0;
+    static_assert(cuda::host_callable_segmented_v<Acc, In, Out, Segs, Op>,
+                  "sweep::gpu segmented scans from a translation unit not compiled by nvcc: only "
+                  "the precompiled kernels are available, i.e. raw device pointers to one "
+                  "built-in value type (8-64-bit integers, float, double; output and init of "
+                  "that same type), sweep::plus/minimum/maximum or std::plus, and segments given "
+                  "as raw pointers: keys of a built-in type with std::equal_to, integer head "
+                  "flags, or 32/64-bit offsets. Compile this call site with nvcc (a .cu file) "
+                  "for custom types, operators, key comparisons or iterators.");
+    static_assert(!ordered,
+                  "sweep::gpu.deterministic() segmented scans from host-compiled code: not yet "
+                  "precompiled. Compile this call site with nvcc.");
+    cuda::builtin_segmented_request r;
+    r.kind = static_cast<cuda::builtin_segment_kind>(cuda::builtin_segment_kind_of<Segs>::value);
+    if constexpr (cuda::is_offset_segments_v<Segs>) {
+        const std::int64_t count = static_cast<std::int64_t>(segs.last - segs.first);
+        if (count < 0) throw_invalid_argument(name, "offsets: o_last < o_first");
+        if (count == 0) {
+            if (n != 0) throw_invalid_argument(name, "offsets: empty, but the input is not");
+            return d_first;
+        }
+        cuda::require_device_pointer(segs.first, name,
+                                     "the offsets are not device or managed memory (sweep::gpu)");
+        r.segments = segs.first;
+        r.offset_count = count;
+    } else {
+        if (n == 0) return d_first;  // touches nothing, as for scans
+        const void* heads = nullptr;
+        if constexpr (requires { segs.keys; }) {
+            heads = segs.keys;
+            cuda::require_device_pointer(segs.keys, name,
+                                         "the keys are not device or managed memory (sweep::gpu)");
+        } else {
+            heads = segs.flags;
+            cuda::require_device_pointer(
+                segs.flags, name, "the head flags are not device or managed memory (sweep::gpu)");
+        }
+        r.segments = heads;
+    }
+    if (n > 0) {
+        cuda::require_device_pointer(first, name,
+                                     "the input is not device or managed memory (sweep::gpu)");
+        cuda::require_device_pointer(d_first, name,
+                                     "the output is not device or managed memory (sweep::gpu)");
+    }
+    r.in = first;
+    r.out = d_first;
+    r.n = n;
+    r.exclusive = Exclusive;
+    r.has_init = has_init_v<Init>;
+    if constexpr (has_init_v<Init>) {
+        const Acc v = static_cast<Acc>(init);
+        std::memcpy(r.init, &v, sizeof(Acc));
+    }
+    r.stream = policy.has_stream ? policy.stream : nullptr;
+    r.alloc = cuda::make_temp_allocator(policy.resource);
+    r.name = name;
+    cuda::segmented_scan_builtin(static_cast<cuda::builtin_type>(cuda::builtin_type_index<Acc>()),
+                                 static_cast<cuda::builtin_op>(cuda::builtin_op_index<Op, Acc>()),
+                                 r);
+    (void)op;
+    if (!policy.has_stream) cuda::synchronize(r.stream, name);
     return d_first + n;
 #else
     constexpr bool offsets = cuda::is_offset_segments_v<Segs>;

@@ -17,6 +17,7 @@
 #include <sweep/backend/cuda/kernels/segmented_scan_kernels.cuh>
 #include <sweep/backend/cuda/lookback/tile_state.cuh>
 #include <sweep/backend/cuda/runtime.hpp>
+#include <sweep/backend/cuda/segmented_precompiled.hpp>  // is_offset_segments_v
 #include <sweep/backend/cuda/tuning/scan_tuning.cuh>
 #include <sweep/backend/cuda/tuning/segmented_tuning.cuh>
 #include <sweep/detail/checks.hpp>
@@ -28,10 +29,26 @@ namespace sweep::detail::cuda {
 /// line each, so that the ticket's atomics do not contend with the status polls.
 inline constexpr std::size_t segmented_slot_bytes = 128;
 
+/// Whether `segs` is an offsets description (the precompiled kernels' segment type decides at run
+/// time: src/cuda/segmented_builtin_impl.cuh overloads these two for it).
 template <class Segs>
-inline constexpr bool is_offset_segments_v = false;
+bool segments_are_offsets(const Segs&) {
+    return is_offset_segments_v<Segs>;
+}
+
+/// Enqueues the validation of k + 1 >= 1 offsets against n (bits into *invalid).
 template <class OffIt>
-inline constexpr bool is_offset_segments_v<offset_segments<OffIt>> = true;
+void launch_validate_offsets(const offset_segments<OffIt>& segs, std::int64_t n,
+                             unsigned* invalid, stream_t s, const char* name) {
+    const auto count = static_cast<std::int64_t>(segs.last - segs.first);
+    constexpr int threads = 256;
+    const std::int64_t want = (count + threads - 1) / threads;
+    const auto blocks = static_cast<unsigned>(want < 4096 ? (want > 0 ? want : 1) : 4096);
+    validate_offsets_kernel<<<blocks, threads, 0, s>>>(segs.first, count, n, invalid);
+    check_launch(name);
+}
+template <class Segs>
+void launch_validate_offsets(const Segs&, std::int64_t, unsigned*, stream_t, const char*) {}
 
 template <class T>
 bool aligned16(T it) {
@@ -49,7 +66,7 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
                            const temp_allocator& alloc) {
     using agent = segmented_scan_agent<Tuning, Acc, In, Out, Op, Segs>;
     using state_t = lookback::tile_state<Acc>;
-    constexpr bool offsets = is_offset_segments_v<Segs>;
+    const bool offsets = segments_are_offsets(segs);  // a run-time form for the precompiled kernels
 
     const std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
     if (tiles > std::numeric_limits<int>::max())
@@ -67,14 +84,7 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     if (word + ticket + status != 0) memset_async(base, word + ticket + status, s, name);
 
     unsigned* invalid = offsets ? reinterpret_cast<unsigned*>(base) : nullptr;
-    if constexpr (offsets) {
-        const auto count = static_cast<std::int64_t>(segs.last - segs.first);
-        constexpr int threads = 256;
-        const std::int64_t want = (count + threads - 1) / threads;
-        const auto blocks = static_cast<unsigned>(want < 4096 ? (want > 0 ? want : 1) : 4096);
-        validate_offsets_kernel<<<blocks, threads, 0, s>>>(segs.first, count, n, invalid);
-        check_launch(name);
-    }
+    if (offsets) launch_validate_offsets(segs, n, invalid, s, name);
 
     if (n > 0) {
         segmented_mode mode;
@@ -96,7 +106,7 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
         check_launch(name);
     }
 
-    if constexpr (offsets) {
+    if (offsets) {
         unsigned bad = 0;
         check(cudaMemcpyAsync(&bad, invalid, sizeof bad, cudaMemcpyDeviceToHost, s), name,
               "cudaMemcpyAsync");
