@@ -32,25 +32,32 @@ constexpr bool copy_if_on_gpu() {
 }
 }  // namespace detail
 
-template <execution_policy P, detail::random_access In, class Out, class Pred>
-Out copy_if(P&& policy, In first, In last, Out d_first, Pred pred) {
-    const std::int64_t n = detail::checked_distance("copy_if", first, last);
-    const auto where =
-        detail::locate<detail::copy_if_on_gpu<In, In, Out, Pred>()>("copy_if", first, d_first);
-    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
-        return detail::copy_if(tag, pol, first, n, first, d_first, pred);
-    });
-}
+namespace algo {
+/// sweep::copy_if, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct copy_if_fn {
+    template <execution_policy P, detail::random_access In, class Out, class Pred>
+    Out operator()(P&& policy, In first, In last, Out d_first, Pred pred) const {
+        const std::int64_t n = detail::checked_distance("copy_if", first, last);
+        const auto where =
+            detail::locate<detail::copy_if_on_gpu<In, In, Out, Pred>()>("copy_if", first, d_first);
+        return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
+            return detail::copy_if(tag, pol, first, n, first, d_first, pred);
+        });
+    }
 
-template <execution_policy P, detail::random_access In, detail::random_access Stencil, class Out,
-          class Pred>
-Out copy_if(P&& policy, In first, In last, Stencil stencil, Out d_first, Pred pred) {
-    const std::int64_t n = detail::checked_distance("copy_if", first, last);
-    const auto where = detail::locate<detail::copy_if_on_gpu<In, Stencil, Out, Pred>()>(
-        "copy_if", first, stencil, d_first);
-    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
-        return detail::copy_if(tag, pol, first, n, stencil, d_first, pred);
-    });
-}
+    template <execution_policy P, detail::random_access In, detail::random_access Stencil, class Out,
+              class Pred>
+    Out operator()(P&& policy, In first, In last, Stencil stencil, Out d_first, Pred pred) const {
+        const std::int64_t n = detail::checked_distance("copy_if", first, last);
+        const auto where = detail::locate<detail::copy_if_on_gpu<In, Stencil, Out, Pred>()>(
+            "copy_if", first, stencil, d_first);
+        return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
+            return detail::copy_if(tag, pol, first, n, stencil, d_first, pred);
+        });
+    }
+};
+}  // namespace algo
+inline constexpr algo::copy_if_fn copy_if{};
 
 }  // namespace sweep

@@ -42,35 +42,56 @@ constexpr bool partition_copy_on_gpu() {
 }
 }  // namespace detail
 
-template <execution_policy P, detail::random_access It, class Pred>
-It partition(P&& policy, It first, It last, Pred pred) {
-    const std::int64_t n = detail::checked_distance("partition", first, last);
-    const auto where = detail::locate<detail::partition_on_gpu<It, Pred>()>("partition", first);
-    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
-        return first + detail::partition(tag, pol, first, n, pred);
-    });
-}
+namespace algo {
+/// sweep::partition, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct partition_fn {
+    template <execution_policy P, detail::random_access It, class Pred>
+    It operator()(P&& policy, It first, It last, Pred pred) const {
+        const std::int64_t n = detail::checked_distance("partition", first, last);
+        const auto where = detail::locate<detail::partition_on_gpu<It, Pred>()>("partition", first);
+        return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
+            return first + detail::partition(tag, pol, first, n, pred);
+        });
+    }
+};
+}  // namespace algo
+inline constexpr algo::partition_fn partition{};
 
-template <execution_policy P, detail::random_access It, class Pred>
-It stable_partition(P&& policy, It first, It last, Pred pred) {
-    const std::int64_t n = detail::checked_distance("stable_partition", first, last);
-    const auto where = detail::locate<detail::partition_on_gpu<It, Pred>()>("stable_partition", first);
-    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
-        return first + detail::stable_partition(tag, pol, first, n, pred);
-    });
-}
+namespace algo {
+/// sweep::stable_partition, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct stable_partition_fn {
+    template <execution_policy P, detail::random_access It, class Pred>
+    It operator()(P&& policy, It first, It last, Pred pred) const {
+        const std::int64_t n = detail::checked_distance("stable_partition", first, last);
+        const auto where = detail::locate<detail::partition_on_gpu<It, Pred>()>("stable_partition", first);
+        return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
+            return first + detail::stable_partition(tag, pol, first, n, pred);
+        });
+    }
+};
+}  // namespace algo
+inline constexpr algo::stable_partition_fn stable_partition{};
 
-template <execution_policy P, detail::random_access In, class OutTrue, class OutFalse,
-          class Pred>
-std::pair<OutTrue, OutFalse> partition_copy(P&& policy, In first, In last, OutTrue d_true,
-                                            OutFalse d_false, Pred pred) {
-    const std::int64_t n = detail::checked_distance("partition_copy", first, last);
-    const auto where =
-        detail::locate<detail::partition_copy_on_gpu<In, OutTrue, OutFalse, Pred>()>(
-            "partition_copy", first, d_true, d_false);
-    return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
-        return detail::partition_copy(tag, pol, first, n, d_true, d_false, pred);
-    });
-}
+namespace algo {
+/// sweep::partition_copy, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct partition_copy_fn {
+    template <execution_policy P, detail::random_access In, class OutTrue, class OutFalse,
+              class Pred>
+    std::pair<OutTrue, OutFalse> operator()(P&& policy, In first, In last, OutTrue d_true,
+                                                OutFalse d_false, Pred pred) const {
+        const std::int64_t n = detail::checked_distance("partition_copy", first, last);
+        const auto where =
+            detail::locate<detail::partition_copy_on_gpu<In, OutTrue, OutFalse, Pred>()>(
+                "partition_copy", first, d_true, d_false);
+        return detail::invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
+            return detail::partition_copy(tag, pol, first, n, d_true, d_false, pred);
+        });
+    }
+};
+}  // namespace algo
+inline constexpr algo::partition_copy_fn partition_copy{};
 
 }  // namespace sweep

@@ -95,27 +95,41 @@ void radix_sort_entry(const char* name, const P& policy, KeyIt first, KeyIt last
 
 }  // namespace detail
 
-template <execution_policy P, detail::random_access KeyIt>
-void radix_sort(P&& policy, KeyIt first, KeyIt last) {
-    detail::radix_sort_entry<false>("radix_sort", policy, first, last, detail::no_values{});
-}
+namespace algo {
+/// sweep::radix_sort, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct radix_sort_fn {
+    template <execution_policy P, detail::random_access KeyIt>
+    void operator()(P&& policy, KeyIt first, KeyIt last) const {
+        detail::radix_sort_entry<false>("radix_sort", policy, first, last, detail::no_values{});
+    }
 
-template <execution_policy P, detail::random_access KeyIt>
-void radix_sort(P&& policy, KeyIt first, KeyIt last, descending_t) {
-    detail::radix_sort_entry<true>("radix_sort", policy, first, last, detail::no_values{});
-}
+    template <execution_policy P, detail::random_access KeyIt>
+    void operator()(P&& policy, KeyIt first, KeyIt last, descending_t) const {
+        detail::radix_sort_entry<true>("radix_sort", policy, first, last, detail::no_values{});
+    }
+};
+}  // namespace algo
+inline constexpr algo::radix_sort_fn radix_sort{};
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
-void radix_sort_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first) {
-    detail::radix_sort_entry<false>("radix_sort_by_key", policy, keys_first, keys_last,
-                                    values_first);
-}
+namespace algo {
+/// sweep::radix_sort_by_key, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct radix_sort_by_key_fn {
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
+    void operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first) const {
+        detail::radix_sort_entry<false>("radix_sort_by_key", policy, keys_first, keys_last,
+                                        values_first);
+    }
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
-void radix_sort_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                       descending_t) {
-    detail::radix_sort_entry<true>("radix_sort_by_key", policy, keys_first, keys_last,
-                                   values_first);
-}
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt>
+    void operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                           descending_t) const {
+        detail::radix_sort_entry<true>("radix_sort_by_key", policy, keys_first, keys_last,
+                                       values_first);
+    }
+};
+}  // namespace algo
+inline constexpr algo::radix_sort_by_key_fn radix_sort_by_key{};
 
 }  // namespace sweep

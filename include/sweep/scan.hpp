@@ -85,37 +85,51 @@ inline constexpr bool unary_on = std::is_invocable_v<F&, reference_t<In>>;
 
 }  // namespace detail
 
-template <execution_policy P, detail::random_access In, class Out>
-Out inclusive_scan(P&& policy, In first, In last, Out d_first) {
-    return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
-                                                          d_first, plus<>{}, detail::identity{},
-                                                          detail::no_init{});
-}
+namespace algo {
+/// sweep::inclusive_scan, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct inclusive_scan_fn {
+    template <execution_policy P, detail::random_access In, class Out>
+    Out operator()(P&& policy, In first, In last, Out d_first) const {
+        return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
+                                                              d_first, plus<>{}, detail::identity{},
+                                                              detail::no_init{});
+    }
 
-template <execution_policy P, detail::random_access In, class Out, class Op>
-Out inclusive_scan(P&& policy, In first, In last, Out d_first, Op op) {
-    return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
-                                                          d_first, op, detail::identity{},
-                                                          detail::no_init{});
-}
+    template <execution_policy P, detail::random_access In, class Out, class Op>
+    Out operator()(P&& policy, In first, In last, Out d_first, Op op) const {
+        return detail::scan_entry<false, detail::value_t<In>>("inclusive_scan", policy, first, last,
+                                                              d_first, op, detail::identity{},
+                                                              detail::no_init{});
+    }
 
-template <execution_policy P, detail::random_access In, class Out, class Op, class T>
-Out inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, T init) {
-    return detail::scan_entry<false, T>("inclusive_scan", policy, first, last, d_first, op,
-                                        detail::identity{}, init);
-}
+    template <execution_policy P, detail::random_access In, class Out, class Op, class T>
+    Out operator()(P&& policy, In first, In last, Out d_first, Op op, T init) const {
+        return detail::scan_entry<false, T>("inclusive_scan", policy, first, last, d_first, op,
+                                            detail::identity{}, init);
+    }
+};
+}  // namespace algo
+inline constexpr algo::inclusive_scan_fn inclusive_scan{};
 
-template <execution_policy P, detail::random_access In, class Out, class T>
-Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init) {
-    return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, plus<>{},
-                                       detail::identity{}, init);
-}
+namespace algo {
+/// sweep::exclusive_scan, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct exclusive_scan_fn {
+    template <execution_policy P, detail::random_access In, class Out, class T>
+    Out operator()(P&& policy, In first, In last, Out d_first, T init) const {
+        return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, plus<>{},
+                                           detail::identity{}, init);
+    }
 
-template <execution_policy P, detail::random_access In, class Out, class T, class Op>
-Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op) {
-    return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, op,
-                                       detail::identity{}, init);
-}
+    template <execution_policy P, detail::random_access In, class Out, class T, class Op>
+    Out operator()(P&& policy, In first, In last, Out d_first, T init, Op op) const {
+        return detail::scan_entry<true, T>("exclusive_scan", policy, first, last, d_first, op,
+                                           detail::identity{}, init);
+    }
+};
+}  // namespace algo
+inline constexpr algo::exclusive_scan_fn exclusive_scan{};
 
 // The transform scans also take Thrust's argument order, so that a Thrust program ports by its
 // namespace alone: Thrust passes the unary operation first, (unary_op, op) and
@@ -123,46 +137,60 @@ Out exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op) {
 // (init, op, unary_op). The order is told from which argument can be called with one element
 // (detail::unary_on); the standard order wins whenever the arguments fit it.
 
-template <execution_policy P, detail::random_access In, class Out, class Op, class F>
-Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op) {
-    if constexpr (detail::unary_on<Op, In> && !detail::unary_on<F, In>) {
-        // Thrust: (first, last, result, unary_op, binary_op)
-        return detail::scan_entry<false, detail::transformed_t<In, Op>>(
-            "transform_inclusive_scan", policy, first, last, d_first, unary_op, op,
-            detail::no_init{});
-    } else {
-        return detail::scan_entry<false, detail::transformed_t<In, F>>(
-            "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
-            detail::no_init{});
+namespace algo {
+/// sweep::transform_inclusive_scan, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct transform_inclusive_scan_fn {
+    template <execution_policy P, detail::random_access In, class Out, class Op, class F>
+    Out operator()(P&& policy, In first, In last, Out d_first, Op op, F unary_op) const {
+        if constexpr (detail::unary_on<Op, In> && !detail::unary_on<F, In>) {
+            // Thrust: (first, last, result, unary_op, binary_op)
+            return detail::scan_entry<false, detail::transformed_t<In, Op>>(
+                "transform_inclusive_scan", policy, first, last, d_first, unary_op, op,
+                detail::no_init{});
+        } else {
+            return detail::scan_entry<false, detail::transformed_t<In, F>>(
+                "transform_inclusive_scan", policy, first, last, d_first, op, unary_op,
+                detail::no_init{});
+        }
     }
-}
 
-template <execution_policy P, detail::random_access In, class Out, class Op, class F, class T>
-Out transform_inclusive_scan(P&& policy, In first, In last, Out d_first, Op op, F unary_op,
-                             T init) {
-    if constexpr (detail::unary_on<Op, In> && !detail::unary_on<F, In>) {
-        // Thrust: (first, last, result, unary_op, init, binary_op): here op = unary_op,
-        // unary_op = init, init = binary_op.
-        return detail::scan_entry<false, F>("transform_inclusive_scan", policy, first, last,
-                                            d_first, init, op, unary_op);
-    } else {
-        return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last,
-                                            d_first, op, unary_op, init);
+    template <execution_policy P, detail::random_access In, class Out, class Op, class F, class T>
+    Out operator()(P&& policy, In first, In last, Out d_first, Op op, F unary_op,
+                                 T init) const {
+        if constexpr (detail::unary_on<Op, In> && !detail::unary_on<F, In>) {
+            // Thrust: (first, last, result, unary_op, init, binary_op): here op = unary_op,
+            // unary_op = init, init = binary_op.
+            return detail::scan_entry<false, F>("transform_inclusive_scan", policy, first, last,
+                                                d_first, init, op, unary_op);
+        } else {
+            return detail::scan_entry<false, T>("transform_inclusive_scan", policy, first, last,
+                                                d_first, op, unary_op, init);
+        }
     }
-}
+};
+}  // namespace algo
+inline constexpr algo::transform_inclusive_scan_fn transform_inclusive_scan{};
 
-template <execution_policy P, detail::random_access In, class Out, class T, class Op, class F>
-Out transform_exclusive_scan(P&& policy, In first, In last, Out d_first, T init, Op op,
-                             F unary_op) {
-    if constexpr (detail::unary_on<T, In> && !detail::unary_on<F, In>) {
-        // Thrust: (first, last, result, unary_op, init, binary_op): here init = unary_op,
-        // op = init, unary_op = binary_op.
-        return detail::scan_entry<true, Op>("transform_exclusive_scan", policy, first, last,
-                                            d_first, unary_op, init, op);
-    } else {
-        return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last,
-                                           d_first, op, unary_op, init);
+namespace algo {
+/// sweep::transform_exclusive_scan, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct transform_exclusive_scan_fn {
+    template <execution_policy P, detail::random_access In, class Out, class T, class Op, class F>
+    Out operator()(P&& policy, In first, In last, Out d_first, T init, Op op,
+                                 F unary_op) const {
+        if constexpr (detail::unary_on<T, In> && !detail::unary_on<F, In>) {
+            // Thrust: (first, last, result, unary_op, init, binary_op): here init = unary_op,
+            // op = init, unary_op = binary_op.
+            return detail::scan_entry<true, Op>("transform_exclusive_scan", policy, first, last,
+                                                d_first, unary_op, init, op);
+        } else {
+            return detail::scan_entry<true, T>("transform_exclusive_scan", policy, first, last,
+                                               d_first, op, unary_op, init);
+        }
     }
-}
+};
+}  // namespace algo
+inline constexpr algo::transform_exclusive_scan_fn transform_exclusive_scan{};
 
 }  // namespace sweep

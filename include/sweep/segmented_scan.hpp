@@ -123,93 +123,121 @@ auto make_segments(const head_flags_t<It>& f) {
 
 // ---- by key (Thrust-compatible) ---------------------------------------------------------------
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
-          class KeyEq, class Op>
-Out inclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                          Out d_first, KeyEq key_eq, Op op) {
-    const std::int64_t n = detail::checked_distance("inclusive_scan_by_key", keys_first, keys_last);
-    return detail::segmented_entry<false, detail::value_t<ValIt>>(
-        "inclusive_scan_by_key", policy, values_first, n, d_first,
-        detail::key_heads<KeyIt, KeyEq>{keys_first, key_eq}, op, detail::no_init{});
-}
+namespace algo {
+/// sweep::inclusive_scan_by_key, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct inclusive_scan_by_key_fn {
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+              class KeyEq, class Op>
+    Out operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                              Out d_first, KeyEq key_eq, Op op) const {
+        const std::int64_t n = detail::checked_distance("inclusive_scan_by_key", keys_first, keys_last);
+        return detail::segmented_entry<false, detail::value_t<ValIt>>(
+            "inclusive_scan_by_key", policy, values_first, n, d_first,
+            detail::key_heads<KeyIt, KeyEq>{keys_first, key_eq}, op, detail::no_init{});
+    }
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
-          class KeyEq>
-Out inclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                          Out d_first, KeyEq key_eq) {
-    return sweep::inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first,
-                                        key_eq, plus<>{});
-}
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+              class KeyEq>
+    Out operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                              Out d_first, KeyEq key_eq) const {
+        return (*this)(policy, keys_first, keys_last, values_first, d_first,
+                                            key_eq, plus<>{});
+    }
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out>
-Out inclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                          Out d_first) {
-    return sweep::inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first,
-                                        std::equal_to<>{}, plus<>{});
-}
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out>
+    Out operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                              Out d_first) const {
+        return (*this)(policy, keys_first, keys_last, values_first, d_first,
+                                            std::equal_to<>{}, plus<>{});
+    }
+};
+}  // namespace algo
+inline constexpr algo::inclusive_scan_by_key_fn inclusive_scan_by_key{};
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
-          class T, class KeyEq, class Op>
-Out exclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                          Out d_first, T init, KeyEq key_eq, Op op) {
-    const std::int64_t n = detail::checked_distance("exclusive_scan_by_key", keys_first, keys_last);
-    return detail::segmented_entry<true, T>(
-        "exclusive_scan_by_key", policy, values_first, n, d_first,
-        detail::key_heads<KeyIt, KeyEq>{keys_first, key_eq}, op, init);
-}
+namespace algo {
+/// sweep::exclusive_scan_by_key, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct exclusive_scan_by_key_fn {
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+              class T, class KeyEq, class Op>
+    Out operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                              Out d_first, T init, KeyEq key_eq, Op op) const {
+        const std::int64_t n = detail::checked_distance("exclusive_scan_by_key", keys_first, keys_last);
+        return detail::segmented_entry<true, T>(
+            "exclusive_scan_by_key", policy, values_first, n, d_first,
+            detail::key_heads<KeyIt, KeyEq>{keys_first, key_eq}, op, init);
+    }
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
-          class T, class KeyEq>
-Out exclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                          Out d_first, T init, KeyEq key_eq) {
-    return sweep::exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, init,
-                                        key_eq, plus<>{});
-}
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+              class T, class KeyEq>
+    Out operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                              Out d_first, T init, KeyEq key_eq) const {
+        return (*this)(policy, keys_first, keys_last, values_first, d_first, init,
+                                            key_eq, plus<>{});
+    }
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
-          class T>
-Out exclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                          Out d_first, T init) {
-    return sweep::exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, init,
-                                        std::equal_to<>{}, plus<>{});
-}
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out,
+              class T>
+    Out operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                              Out d_first, T init) const {
+        return (*this)(policy, keys_first, keys_last, values_first, d_first, init,
+                                            std::equal_to<>{}, plus<>{});
+    }
 
-template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out>
-Out exclusive_scan_by_key(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
-                          Out d_first) {
-    return sweep::exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first,
-                                        detail::value_t<ValIt>{}, std::equal_to<>{}, plus<>{});
-}
+    template <execution_policy P, detail::random_access KeyIt, detail::random_access ValIt, class Out>
+    Out operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                              Out d_first) const {
+        return (*this)(policy, keys_first, keys_last, values_first, d_first,
+                                            detail::value_t<ValIt>{}, std::equal_to<>{}, plus<>{});
+    }
+};
+}  // namespace algo
+inline constexpr algo::exclusive_scan_by_key_fn exclusive_scan_by_key{};
 
 // ---- explicit segments -------------------------------------------------------------------------
 
-template <execution_policy P, detail::random_access In, class Out, class Segments, class Op>
-Out segmented_inclusive_scan(P&& policy, In first, In last, Out d_first, const Segments& segments,
-                             Op op) {
-    const std::int64_t n = detail::checked_distance("segmented_inclusive_scan", first, last);
-    return detail::segmented_entry<false, detail::value_t<In>>(
-        "segmented_inclusive_scan", policy, first, n, d_first, detail::make_segments(segments), op,
-        detail::no_init{});
-}
+namespace algo {
+/// sweep::segmented_inclusive_scan, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct segmented_inclusive_scan_fn {
+    template <execution_policy P, detail::random_access In, class Out, class Segments, class Op>
+    Out operator()(P&& policy, In first, In last, Out d_first, const Segments& segments,
+                                 Op op) const {
+        const std::int64_t n = detail::checked_distance("segmented_inclusive_scan", first, last);
+        return detail::segmented_entry<false, detail::value_t<In>>(
+            "segmented_inclusive_scan", policy, first, n, d_first, detail::make_segments(segments), op,
+            detail::no_init{});
+    }
 
-template <execution_policy P, detail::random_access In, class Out, class Segments>
-Out segmented_inclusive_scan(P&& policy, In first, In last, Out d_first, const Segments& segments) {
-    return sweep::segmented_inclusive_scan(policy, first, last, d_first, segments, plus<>{});
-}
+    template <execution_policy P, detail::random_access In, class Out, class Segments>
+    Out operator()(P&& policy, In first, In last, Out d_first, const Segments& segments) const {
+        return (*this)(policy, first, last, d_first, segments, plus<>{});
+    }
+};
+}  // namespace algo
+inline constexpr algo::segmented_inclusive_scan_fn segmented_inclusive_scan{};
 
-template <execution_policy P, detail::random_access In, class Out, class Segments, class T,
-          class Op>
-Out segmented_exclusive_scan(P&& policy, In first, In last, Out d_first, const Segments& segments,
-                             T init, Op op) {
-    const std::int64_t n = detail::checked_distance("segmented_exclusive_scan", first, last);
-    return detail::segmented_entry<true, T>("segmented_exclusive_scan", policy, first, n, d_first,
-                                            detail::make_segments(segments), op, init);
-}
+namespace algo {
+/// sweep::segmented_exclusive_scan, a function object: argument-dependent lookup never finds it, so other
+/// libraries' unqualified calls with sweep functors stay theirs (docs/architecture.md).
+struct segmented_exclusive_scan_fn {
+    template <execution_policy P, detail::random_access In, class Out, class Segments, class T,
+              class Op>
+    Out operator()(P&& policy, In first, In last, Out d_first, const Segments& segments,
+                                 T init, Op op) const {
+        const std::int64_t n = detail::checked_distance("segmented_exclusive_scan", first, last);
+        return detail::segmented_entry<true, T>("segmented_exclusive_scan", policy, first, n, d_first,
+                                                detail::make_segments(segments), op, init);
+    }
 
-template <execution_policy P, detail::random_access In, class Out, class Segments, class T>
-Out segmented_exclusive_scan(P&& policy, In first, In last, Out d_first, const Segments& segments,
-                             T init) {
-    return sweep::segmented_exclusive_scan(policy, first, last, d_first, segments, init, plus<>{});
-}
+    template <execution_policy P, detail::random_access In, class Out, class Segments, class T>
+    Out operator()(P&& policy, In first, In last, Out d_first, const Segments& segments,
+                                 T init) const {
+        return (*this)(policy, first, last, d_first, segments, init, plus<>{});
+    }
+};
+}  // namespace algo
+inline constexpr algo::segmented_exclusive_scan_fn segmented_exclusive_scan{};
 
 }  // namespace sweep
