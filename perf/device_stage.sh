@@ -7,6 +7,7 @@
 #   tests:REGEX      the GPU tests whose name matches REGEX
 #   memcheck:T1,T2   compute-sanitizer memcheck on these tests (SWEEP_TEST_MAX_N=${SAN_MAX_N:-70000})
 #   racecheck:T1,T2  the same with racecheck
+#   ctest:REGEX      ctest over everything except REGEX (e.g. the GPU tests, run by `tests`)
 #   run:NAME:CMD     run CMD (relative to the build dir) into $OUT/NAME.md
 # Logs go to $OUT.
 set -u
@@ -39,6 +40,10 @@ for stage in "$@"; do
         timeout ${SAN_TIMEOUT:-150} env SWEEP_TEST_MAX_N=${SAN_MAX_N:-70000} compute-sanitizer --tool $tool --error-exitcode 9 $B/test/$t >"$OUT/${tool}_$t.log" 2>&1
         log "$tool $t: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/${tool}_$t.log" | tail -1)"
       done ;;
+    ctest:*)
+      (cd $B && timeout ${CTEST_TIMEOUT:-240} ctest -j16 -E "${stage#ctest:}" --output-on-failure) >"$OUT/ctest.log" 2>&1
+      log "ctest -E '${stage#ctest:}': rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
+      grep -E "\*\*\*Failed|Timeout" "$OUT/ctest.log" | head -20 | tee -a "$OUT/summary.md" ;;
     run:*)
       rest=${stage#run:}; name=${rest%%:*}; cmd=${rest#*:}
       (cd $B && timeout ${RUN_TIMEOUT:-200} bash -c "$cmd") >"$OUT/$name.md" 2>&1
