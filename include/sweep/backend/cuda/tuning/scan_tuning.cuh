@@ -88,6 +88,13 @@ struct default_scan_bulk_tuning_for {
     using type = scan_bulk_tuning<256, 32 * 1024>;
 };
 
+// 4- and 8-byte values: 128 threads x 16 KB (13 blocks an SM). At 2^24 on the H200 it beat
+// 256 x 32 KB by 3-5% (int32 58.1-59.1 vs 60.0-60.7 us, int64 90.2-92.0 vs 94.7 us;
+// perf/results/gpu-session3-geo-2p24-2026-11-21.md), per-tile diagnostics agree at 2^22 and
+// 2^26, and at 2^28 every geometry landed within 3% (perf/notes-gpu.md 9).
+template <> struct default_scan_bulk_tuning_for<4> { using type = scan_bulk_tuning<128, 16 * 1024>; };
+template <> struct default_scan_bulk_tuning_for<8> { using type = scan_bulk_tuning<128, 16 * 1024>; };
+
 template <class Acc>
 using default_scan_bulk_tuning = typename default_scan_bulk_tuning_for<sizeof(Acc)>::type;
 
