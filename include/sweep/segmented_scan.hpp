@@ -12,6 +12,7 @@
 #include <functional>
 
 #include <sweep/detail/canonical.hpp>
+#include <sweep/detail/canonical_segmented.hpp>
 #include <sweep/detail/checks.hpp>
 #include <sweep/detail/compensated.hpp>
 #include <sweep/detail/dispatch.hpp>
@@ -19,7 +20,14 @@
 #include <sweep/detail/segments.hpp>
 #include <sweep/functional.hpp>
 
+#include <sweep/backend/seq/scan.hpp>
 #include <sweep/backend/seq/segmented_scan.hpp>
+#if SWEEP_HAS_TBB
+#include <sweep/backend/tbb/scan.hpp>
+#endif
+#if SWEEP_HAS_CUDA
+#include <sweep/backend/cuda/scan.hpp>
+#endif
 #if SWEEP_HAS_TBB && __has_include(<sweep/backend/tbb/segmented_scan.hpp>)
 #include <sweep/backend/tbb/segmented_scan.hpp>
 #endif
@@ -52,6 +60,48 @@ constexpr head_flags_t<It> head_flags(It f_first) {
 
 namespace detail {
 
+/// The backend call of a segmented scan. `.deterministic()` inclusive by-key and head-flag scans
+/// whose operator is not exact run as a plain canonical scan over (value, head) pairs
+/// (detail/canonical_segmented.hpp), so that every backend gives the same bits.
+template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
+          class Init>
+Out segmented_run(const char* name, const P& policy, In first, std::int64_t n, Out d_first,
+                  const Segs& segs, Op op, Init init) {
+    if constexpr (!Exclusive && !has_init_v<Init> && is_head_form_v<Segs> &&
+                  use_canonical_v<sweep_policy_t<P>, Acc, Op> &&
+                  std::is_trivially_copyable_v<Acc>) {
+        using S = seg_pair<Acc>;
+        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+#if SWEEP_HAS_CUDA
+            if constexpr (std::is_same_v<decltype(tag), gpu_tag>) {
+                using seg_traits = cuda::segments_on_device<Segs>;
+                static_assert(!cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator,
+                              "sweep::gpu: this is a host container's iterator. sweep::gpu needs "
+                              "device memory (values, output, keys and flags alike).");
+                if (n == 0) return d_first;
+                auto values = cuda::unwrap(first);
+                cuda::require_device_pointer(
+                    values, name, "the input is not device or managed memory (sweep::gpu)");
+                const auto dsegs = seg_traits::convert(segs, name);
+                using L = seg_load<Acc, decltype(values), std::remove_cvref_t<decltype(dsegs)>>;
+                return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                      seg_op<Op, Acc>{op}, L{values, dsegs}, no_init{});
+            } else
+#endif
+            {
+                using L = seg_load<Acc, In, Segs>;
+                return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                      seg_op<Op, Acc>{op}, L{first, segs}, no_init{});
+            }
+        });
+    } else {
+        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
+            return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,
+                                                  init);
+        });
+    }
+}
+
 template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
           class Init>
 Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n, Out d_first,
@@ -65,20 +115,15 @@ Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n,
                       "and the operator sweep::plus or std::plus. Drop .compensated() for other "
                       "operators or types.");
         using C = comp_sum<Acc>;
-        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
-            if constexpr (has_init_v<Init>) {
-                return segmented_scan<Exclusive, C>(tag, pol, name, first, n, d_first, segs,
-                                                    comp_plus<Acc>{}, C(static_cast<Acc>(init)));
-            } else {
-                return segmented_scan<Exclusive, C>(tag, pol, name, first, n, d_first, segs,
-                                                    comp_plus<Acc>{}, init);
-            }
-        });
+        if constexpr (has_init_v<Init>) {
+            return segmented_run<Exclusive, C>(name, policy, first, n, d_first, segs,
+                                               comp_plus<Acc>{}, C(static_cast<Acc>(init)));
+        } else {
+            return segmented_run<Exclusive, C>(name, policy, first, n, d_first, segs,
+                                               comp_plus<Acc>{}, init);
+        }
     } else {
-        return invoke_backend(policy, n, [&](auto tag, const auto& pol) {
-            return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,
-                                                  init);
-        });
+        return segmented_run<Exclusive, Acc>(name, policy, first, n, d_first, segs, op, init);
     }
 }
 
