@@ -75,7 +75,9 @@ Out segmented_run(const char* name, const P& policy, In first, std::int64_t n, O
 #if SWEEP_HAS_CUDA
             if constexpr (std::is_same_v<decltype(tag), gpu_tag>) {
                 using seg_traits = cuda::segments_on_device<Segs>;
-                static_assert(!cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator,
+                // (Written to depend on the tag: checked only where this branch is taken.)
+                static_assert(!std::is_same_v<decltype(tag), gpu_tag> ||
+                                  (!cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator),
                               "sweep::gpu: this is a host container's iterator. sweep::gpu needs "
                               "device memory (values, output, keys and flags alike).");
                 if (n == 0) return d_first;
