@@ -177,7 +177,7 @@ TEST_CASE("gpu deterministic: unaligned and in-place calls keep the bits", "[gpu
     CHECK(same_bits(got, want));
 }
 
-TEST_CASE("gpu deterministic: inclusive by-key and head-flag scans", "[gpu][numerics][segmented]") {
+TEST_CASE("gpu deterministic: by-key and head-flag scans, inclusive and exclusive", "[gpu][numerics][segmented]") {
     for (const int max_run : {1, 40, 5000, 1 << 22}) {
         for (const std::int64_t n :
              canonical_edges<sweep::detail::seg_pair<double>>({1'000'003, std::int64_t{1} << 24})) {
@@ -209,6 +209,42 @@ TEST_CASE("gpu deterministic: inclusive by-key and head-flag scans", "[gpu][nume
                     sweep::segmented_inclusive_scan(p, in.begin(), in.end(), out.begin(),
                                                     sweep::head_flags(df.begin()));
                 });
+            expect_gpu_bits<float>(
+                "exclusive_scan_by_key float, init 0.5", xf,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::exclusive_scan_by_key(p, keys.begin(), keys.end(), in.begin(),
+                                                 out.begin(), 0.5f);
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::exclusive_scan_by_key(p, dk.begin(), dk.end(), in.begin(), out.begin(),
+                                                 0.5f);
+                });
+            expect_gpu_bits<double>(
+                "segmented_exclusive_scan double, head flags, compensated, init -1", xd,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_exclusive_scan(p.compensated(), in.begin(), in.end(),
+                                                    out.begin(), sweep::head_flags(flags.begin()),
+                                                    -1.0);
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_exclusive_scan(p.compensated(), in.begin(), in.end(),
+                                                    out.begin(), sweep::head_flags(df.begin()),
+                                                    -1.0);
+                });
+            {
+                // In place: the inputs before each tile are copied out before the scan.
+                std::vector<double> want(xd.size());
+                sweep::exclusive_scan_by_key(sweep::seq.deterministic(), keys.begin(), keys.end(),
+                                             xd.begin(), want.begin(), 0.25);
+                device_vector<double> io(xd);
+                sweep::exclusive_scan_by_key(sweep::gpu.deterministic(), dk.begin(), dk.end(),
+                                             io.begin(), io.begin(), 0.25);
+                const auto got = io.download();
+                INFO("exclusive_scan_by_key in place on gpu.deterministic(), n = "
+                     << n << ", runs up to " << max_run << ", seed " << sweep_test::seed()
+                     << ": first difference " << first_difference(got, want));
+                CHECK(same_bits(got, want));
+            }
             expect_gpu_bits<double>(
                 "inclusive_scan_by_key double, compensated", xd,
                 [&](auto p, const auto& in, auto& out) {

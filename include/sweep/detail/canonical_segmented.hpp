@@ -7,7 +7,8 @@
 // through the plain scan's canonical tree (detail/canonical.hpp) on every backend: the same bits
 // on seq, par and gpu. The input is an index (index_iterator) that seg_load turns into the pair
 // (values[i], is_head(i)); the output takes the pair's value (seg_pair's conversion).
-// (Exclusive forms and explicit offsets: not routed here yet; docs/numerics.md.)
+// Exclusive forms: the pairs (head ? init : x_{i-1}, head) (seg_load_exclusive). Explicit
+// offsets are not routed here yet (docs/numerics.md).
 #pragma once
 
 #include <cstdint>
@@ -67,6 +68,29 @@ struct seg_load {
     SWEEP_HD seg_pair<Acc> operator()(std::int64_t i) const {
         return seg_pair<Acc>{static_cast<Acc>(values[i]),
                              static_cast<unsigned char>(heads.is_head(i) ? 1 : 0)};
+    }
+};
+
+/// The exclusive forms: i -> (head ? init : values[i-1], head). Its inclusive pair scan is the
+/// exclusive segmented scan (the init enters at each head). values[i-1] crosses into the previous
+/// canonical tile at a tile's first element; with the output in place that element may already
+/// hold an output, so those inputs are read before the scan (`boundary[t - 1]` = the input before
+/// tile t) whenever `boundary` is given.
+template <class Acc, class ValIt, class Heads, class BoundaryIt>
+struct seg_load_exclusive {
+    ValIt values;
+    Heads heads;
+    Acc init;
+    BoundaryIt boundary;  // null: read values[i - 1] everywhere
+    std::int64_t tile;
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+    SWEEP_HD seg_pair<Acc> operator()(std::int64_t i) const {
+        if (heads.is_head(i)) return seg_pair<Acc>{init, 1};  // i == 0 is always a head
+        if (boundary && i % tile == 0)
+            return seg_pair<Acc>{static_cast<Acc>(boundary[i / tile - 1]), 0};
+        return seg_pair<Acc>{static_cast<Acc>(values[i - 1]), 0};
     }
 };
 
