@@ -303,3 +303,100 @@ TEST_CASE("compensated: infinities and NaNs pass through as in the plain sum", "
         }
     });
 }
+
+TEST_CASE("deterministic: inclusive by-key and head-flag scans have the same bits on every host policy",
+          "[numerics][segmented]") {
+    for (const int max_run : {1, 40, 5000, 1 << 22}) {
+        for (const std::int64_t n : canonical_edges<sweep::detail::seg_pair<double>>({400'009})) {
+            auto g = rng(1000 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
+            const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
+            std::vector<char> flags(keys.size());
+            for (std::size_t i = 0; i < keys.size(); ++i) flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const auto xf = uniform_values<float>(keys.size(), g);
+            const auto xd = uniform_values<double>(keys.size(), g);
+            expect_same_bits<float>("inclusive_scan_by_key float", xf,
+                                    [&](auto p, const auto& in, auto& out) {
+                                        sweep::inclusive_scan_by_key(p, keys.begin(), keys.end(),
+                                                                     in.begin(), out.begin());
+                                    });
+            expect_same_bits<double>("segmented_inclusive_scan double (head flags)", xd,
+                                     [&](auto p, const auto& in, auto& out) {
+                                         sweep::segmented_inclusive_scan(
+                                             p, in.begin(), in.end(), out.begin(),
+                                             sweep::head_flags(flags.begin()));
+                                     });
+            expect_same_bits<double>("inclusive_scan_by_key double, compensated", xd,
+                                     [&](auto p, const auto& in, auto& out) {
+                                         sweep::inclusive_scan_by_key(p.compensated(), keys.begin(),
+                                                                      keys.end(), in.begin(),
+                                                                      out.begin());
+                                     });
+            expect_same_bits<float>("inclusive_scan_by_key float min", xf,
+                                    [&](auto p, const auto& in, auto& out) {
+                                        sweep::inclusive_scan_by_key(
+                                            p, keys.begin(), keys.end(), in.begin(), out.begin(),
+                                            std::equal_to<>{}, sweep::minimum<>{});
+                                    });
+        }
+        // Exact data: the pair scan's tree gives the plain segmented result.
+        auto g = rng(1100 + static_cast<std::uint64_t>(max_run));
+        const auto keys = run_keys(300'001, max_run, g);
+        const auto xi = small_integers<float>(keys.size(), g);
+        std::vector<float> want(keys.size()), got(keys.size());
+        sweep::inclusive_scan_by_key(sweep::seq, keys.begin(), keys.end(), xi.begin(), want.begin());
+        sweep::inclusive_scan_by_key(sweep::par.deterministic(), keys.begin(), keys.end(), xi.begin(),
+                                     got.begin());
+        INFO("exact data, runs up to " << max_run << ": first difference "
+                                       << first_difference(got, want));
+        CHECK(same_bits(got, want));
+    }
+}
+
+TEST_CASE("deterministic: exclusive by-key and head-flag scans have the same bits on every host policy",
+          "[numerics][segmented]") {
+    for (const int max_run : {1, 40, 5000, 1 << 22}) {
+        for (const std::int64_t n : canonical_edges<sweep::detail::seg_pair<double>>({400'009})) {
+            auto g = rng(1200 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
+            const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
+            std::vector<char> flags(keys.size());
+            for (std::size_t i = 0; i < keys.size(); ++i) flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const auto xf = uniform_values<float>(keys.size(), g);
+            const auto xd = uniform_values<double>(keys.size(), g);
+            expect_same_bits<float>("exclusive_scan_by_key float, init 0.5", xf,
+                                    [&](auto p, const auto& in, auto& out) {
+                                        sweep::exclusive_scan_by_key(p, keys.begin(), keys.end(),
+                                                                     in.begin(), out.begin(), 0.5f);
+                                    });
+            expect_same_bits<double>("segmented_exclusive_scan double (head flags), compensated", xd,
+                                     [&](auto p, const auto& in, auto& out) {
+                                         sweep::segmented_exclusive_scan(
+                                             p.compensated(), in.begin(), in.end(), out.begin(),
+                                             sweep::head_flags(flags.begin()), -1.0);
+                                     });
+            // In place: the output overwrites the input; same bits as out of place.
+            std::vector<double> want(xd.size()), io = xd;
+            sweep::exclusive_scan_by_key(sweep::seq.deterministic(), keys.begin(), keys.end(),
+                                         xd.begin(), want.begin(), 0.25);
+            sweep::exclusive_scan_by_key(sweep::par.deterministic().threads(3), keys.begin(),
+                                         keys.end(), io.begin(), io.begin(), 0.25);
+            INFO("in place, n = " << n << ", runs up to " << max_run << ": first difference "
+                                  << first_difference(io, want));
+            CHECK(same_bits(io, want));
+            io = xd;
+            sweep::exclusive_scan_by_key(sweep::seq.deterministic(), keys.begin(), keys.end(),
+                                         io.begin(), io.begin(), 0.25);
+            CHECK(same_bits(io, want));
+        }
+        auto g = rng(1300 + static_cast<std::uint64_t>(max_run));
+        const auto keys = run_keys(300'001, max_run, g);
+        const auto xi = small_integers<float>(keys.size(), g);
+        std::vector<float> want(keys.size()), got(keys.size());
+        sweep::exclusive_scan_by_key(sweep::seq, keys.begin(), keys.end(), xi.begin(), want.begin(),
+                                     2.0f);
+        sweep::exclusive_scan_by_key(sweep::par.deterministic(), keys.begin(), keys.end(), xi.begin(),
+                                     got.begin(), 2.0f);
+        INFO("exclusive, exact data, runs up to " << max_run << ": first difference "
+                                                  << first_difference(got, want));
+        CHECK(same_bits(got, want));
+    }
+}

@@ -10,8 +10,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <type_traits>
+#include <vector>
 
 #include <sweep/detail/canonical.hpp>
+#include <sweep/detail/canonical_segmented.hpp>
 #include <sweep/detail/checks.hpp>
 #include <sweep/detail/compensated.hpp>
 #include <sweep/detail/dispatch.hpp>
@@ -19,7 +22,14 @@
 #include <sweep/detail/segments.hpp>
 #include <sweep/functional.hpp>
 
+#include <sweep/backend/seq/scan.hpp>
 #include <sweep/backend/seq/segmented_scan.hpp>
+#if SWEEP_HAS_TBB
+#include <sweep/backend/tbb/scan.hpp>
+#endif
+#if SWEEP_HAS_CUDA
+#include <sweep/backend/cuda/scan.hpp>
+#endif
 #if SWEEP_HAS_TBB && __has_include(<sweep/backend/tbb/segmented_scan.hpp>)
 #include <sweep/backend/tbb/segmented_scan.hpp>
 #endif
@@ -76,6 +86,115 @@ OffIt segments_data(const offset_segments<OffIt>& s) {
     return s.first;
 }
 
+/// The backend call of a segmented scan. `.deterministic()` inclusive by-key and head-flag scans
+/// whose operator is not exact run as a plain canonical scan over (value, head) pairs
+/// (detail/canonical_segmented.hpp), so that every backend gives the same bits.
+template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
+          class Init, class Where>
+Out segmented_run(const char* name, const P& policy, const Where& where, In first, std::int64_t n,
+                  Out d_first, const Segs& segs, Op op, Init init) {
+    if constexpr (!Exclusive && !has_init_v<Init> && is_head_form_v<Segs> &&
+                  use_canonical_v<sweep_policy_t<P>, Acc, Op> &&
+                  std::is_trivially_copyable_v<Acc>) {
+        using S = seg_pair<Acc>;
+        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
+#if SWEEP_HAS_CUDA
+            if constexpr (std::is_same_v<decltype(tag), gpu_tag>) {
+                using seg_traits = cuda::segments_on_device<Segs>;
+                // (Written to depend on the tag: checked only where this branch is taken.)
+                static_assert(!std::is_same_v<decltype(tag), gpu_tag> ||
+                                  (!cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator),
+                              "sweep::gpu: this is a host container's iterator. sweep::gpu needs "
+                              "device memory (values, output, keys and flags alike).");
+                if (n == 0) return d_first;
+                auto values = cuda::unwrap(first);
+                cuda::require_device_pointer(
+                    values, name, "the input is not device or managed memory (sweep::gpu)");
+                const auto dsegs = seg_traits::convert(segs, name);
+                using L = seg_load<Acc, decltype(values), std::remove_cvref_t<decltype(dsegs)>>;
+                return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                      seg_op<Op, Acc>{op}, L{values, dsegs}, no_init{});
+            } else
+#endif
+            {
+                using L = seg_load<Acc, In, Segs>;
+                return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                      seg_op<Op, Acc>{op}, L{first, segs}, no_init{});
+            }
+        });
+    } else if constexpr (Exclusive && has_init_v<Init> && is_head_form_v<Segs> &&
+                         use_canonical_v<sweep_policy_t<P>, Acc, Op> &&
+                         std::is_trivially_copyable_v<Acc>) {
+        using S = seg_pair<Acc>;
+        constexpr std::int64_t T = canonical::geometry<S>::tile_items;
+        const std::int64_t tiles = (n + T - 1) / T;
+        const Acc init_value = static_cast<Acc>(init);
+        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
+            if constexpr (std::is_same_v<decltype(tag), gpu_tag>) {
+#if SWEEP_HAS_CUDA && defined(__CUDACC__)
+                using seg_traits = cuda::segments_on_device<Segs>;
+                static_assert(!std::is_same_v<decltype(tag), gpu_tag> ||
+                                  (!cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator),
+                              "sweep::gpu: this is a host container's iterator. sweep::gpu needs "
+                              "device memory (values, output, keys and flags alike).");
+                if (n == 0) return d_first;
+                auto values = cuda::unwrap(first);
+                cuda::require_device_pointer(
+                    values, name, "the input is not device or managed memory (sweep::gpu)");
+                const auto dsegs = seg_traits::convert(segs, name);
+                using D = std::remove_cvref_t<decltype(dsegs)>;
+                if constexpr (std::is_pointer_v<decltype(values)>) {
+                    // The inputs before each tile, copied out first (in place: see
+                    // seg_load_exclusive): one strided copy on the call's stream.
+                    using V = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
+                    const stream_t s = pol.has_stream ? pol.stream : nullptr;
+                    const cuda::temp_buffer tb(cuda::make_temp_allocator(pol.resource),
+                                               static_cast<std::size_t>(tiles > 1 ? tiles - 1 : 1) *
+                                                   sizeof(V),
+                                               s);
+                    if (tiles > 1)
+                        cuda::check(static_cast<int>(cudaMemcpy2DAsync(
+                                        tb.get(), sizeof(V), values + (T - 1), T * sizeof(V),
+                                        sizeof(V), static_cast<std::size_t>(tiles - 1),
+                                        cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(s))),
+                                    name, "cudaMemcpy2DAsync");
+                    using L = seg_load_exclusive<Acc, decltype(values), D, const V*>;
+                    return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                          seg_op<Op, Acc>{op},
+                                          L{values, dsegs, init_value,
+                                            static_cast<const V*>(tb.get()), T},
+                                          no_init{});
+                } else {
+                    using L = seg_load_exclusive<Acc, decltype(values), D, const Acc*>;
+                    return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                          seg_op<Op, Acc>{op},
+                                          L{values, dsegs, init_value, nullptr, T}, no_init{});
+                }
+#else
+                static_assert(dependent_false<decltype(tag)>,
+                              "sweep::gpu.deterministic() exclusive segmented scans need the call "
+                              "site compiled by nvcc (no precompiled kernels for them).");
+                return d_first;
+#endif
+            } else {
+                using V = std::remove_cvref_t<decltype(first[0])>;
+                std::vector<V> boundary;
+                boundary.reserve(static_cast<std::size_t>(tiles > 1 ? tiles - 1 : 0));
+                for (std::int64_t t = 1; t < tiles; ++t) boundary.push_back(first[t * T - 1]);
+                using L = seg_load_exclusive<Acc, In, Segs, const V*>;
+                return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                      seg_op<Op, Acc>{op},
+                                      L{first, segs, init_value, boundary.data(), T}, no_init{});
+            }
+        });
+    } else {
+        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
+            return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,
+                                                  init);
+        });
+    }
+}
+
 template <bool Exclusive, class Acc, class P, class In, class Out, class Segs, class Op,
           class Init>
 Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n, Out d_first,
@@ -91,22 +210,18 @@ Out segmented_entry(const char* name, const P& policy, In first, std::int64_t n,
         using C = comp_sum<Acc>;
         const auto where = locate<segmented_on_gpu<P, C, In, Out, Segs, comp_plus<Acc>>()>(
             name, first, d_first, segments_data(segs));
-        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
-            if constexpr (has_init_v<Init>) {
-                return segmented_scan<Exclusive, C>(tag, pol, name, first, n, d_first, segs,
-                                                    comp_plus<Acc>{}, C(static_cast<Acc>(init)));
-            } else {
-                return segmented_scan<Exclusive, C>(tag, pol, name, first, n, d_first, segs,
-                                                    comp_plus<Acc>{}, init);
-            }
-        });
+        if constexpr (has_init_v<Init>) {
+            return segmented_run<Exclusive, C>(name, policy, where, first, n, d_first, segs,
+                                               comp_plus<Acc>{}, C(static_cast<Acc>(init)));
+        } else {
+            return segmented_run<Exclusive, C>(name, policy, where, first, n, d_first, segs,
+                                               comp_plus<Acc>{}, init);
+        }
     } else {
         const auto where = locate<segmented_on_gpu<P, Acc, In, Out, Segs, Op>()>(
             name, first, d_first, segments_data(segs));
-        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
-            return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,
-                                                  init);
-        });
+        return segmented_run<Exclusive, Acc>(name, policy, where, first, n, d_first, segs, op,
+                                             init);
     }
 }
 

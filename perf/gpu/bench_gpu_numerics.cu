@@ -203,19 +203,23 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
             row("  256 x 16", ordered_us<cu::scan_tuning<256, 16, 1>>(t, in, out, n, s));
             row("  128 x 16", ordered_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
             row("  64 x 32", ordered_us<cu::scan_tuning<64, 32, 1>>(t, in, out, n, s));
+            row("  128 x 32, 2 windows", ordered_us<cu::scan_tuning<128, 32, 2>>(t, in, out, n, s));
+            row("  128 x 32, 4 windows", ordered_us<cu::scan_tuning<128, 32, 4>>(t, in, out, n, s));
         } else {
             row("  128 x 16 (canonical)", ordered_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
             row("  256 x 8", ordered_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
             row("  128 x 8", ordered_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
             row("  64 x 16", ordered_us<cu::scan_tuning<64, 16, 1>>(t, in, out, n, s));
+            row("  128 x 16, 2 windows", ordered_us<cu::scan_tuning<128, 16, 2>>(t, in, out, n, s));
+            row("  128 x 16, 4 windows", ordered_us<cu::scan_tuning<128, 16, 4>>(t, in, out, n, s));
         }
     }
     if constexpr (std::is_same_v<T, double>) {
         namespace cu = sweep::detail::cuda;
         std::printf("|        |      | compensated register-path geometries (threads x items): |\n");
-        row("  256 x 4 (default now)", geometry_us<cu::scan_tuning<256, 4, 1>>(t, in, out, n, s));
+        row("  256 x 4 (size table)", geometry_us<cu::scan_tuning<256, 4, 1>>(t, in, out, n, s));
         row("  128 x 4", geometry_us<cu::scan_tuning<128, 4, 1>>(t, in, out, n, s));
-        row("  128 x 8", geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
+        row("  128 x 8 (default, canonical)", geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
         row("  256 x 8", geometry_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
         row("  128 x 16", geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
         row("  64 x 16", geometry_us<cu::scan_tuning<64, 16, 1>>(t, in, out, n, s));

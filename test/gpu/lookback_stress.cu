@@ -62,6 +62,9 @@ TEST_CASE("look-back stress: 64-bit status words, a million tiles, non-commutati
     stress<tiny, true, affine16>(affine16_then{}, n, 2, true);
     stress<small, false, affine16>(affine16_then{}, n + 77, 3, true);
     stress<tiny_one, false, affine16>(affine16_then{}, n + 1, 31, false);
+    // Ordered with one window a poll: the setting of .deterministic()'s canonical geometry
+    // (`tiny` above is ordered over 4 windows a poll, folded left to right across them).
+    stress<tiny_one, true, affine16>(affine16_then{}, n + 2, 33, true);
     stress<piped, false, affine16>(affine16_then{}, n + 3, 32, true);
 }
 

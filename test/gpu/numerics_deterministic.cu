@@ -10,9 +10,11 @@
 #include <vector>
 
 #include <sweep/scan.hpp>
+#include <sweep/segmented_scan.hpp>
 
 #include "catch.hpp"
 #include "gpu_support.hpp"
+#include "numerics.hpp"
 #include "numerics_cases.hpp"
 #include "random.hpp"
 
@@ -173,4 +175,86 @@ TEST_CASE("gpu deterministic: unaligned and in-place calls keep the bits", "[gpu
     got.erase(got.begin());
     INFO("in place: first difference " << first_difference(got, want));
     CHECK(same_bits(got, want));
+}
+
+TEST_CASE("gpu deterministic: by-key and head-flag scans, inclusive and exclusive", "[gpu][numerics][segmented]") {
+    for (const int max_run : {1, 40, 5000, 1 << 22}) {
+        for (const std::int64_t n :
+             canonical_edges<sweep::detail::seg_pair<double>>({1'000'003, std::int64_t{1} << 24})) {
+            auto g = rng(1500 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
+            const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
+            std::vector<char> flags(keys.size());
+            for (std::size_t i = 0; i < keys.size(); ++i)
+                flags[i] = i == 0 || keys[i] != keys[i - 1];
+            device_vector<int> dk(keys);
+            device_vector<char> df(flags);
+            const auto xf = uniform_values<float>(keys.size(), g);
+            const auto xd = uniform_values<double>(keys.size(), g);
+            expect_gpu_bits<float>(
+                "inclusive_scan_by_key float", xf,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::inclusive_scan_by_key(p, keys.begin(), keys.end(), in.begin(),
+                                                 out.begin());
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::inclusive_scan_by_key(p, dk.begin(), dk.end(), in.begin(), out.begin());
+                });
+            expect_gpu_bits<double>(
+                "segmented_inclusive_scan double, head flags", xd,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_inclusive_scan(p, in.begin(), in.end(), out.begin(),
+                                                    sweep::head_flags(flags.begin()));
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_inclusive_scan(p, in.begin(), in.end(), out.begin(),
+                                                    sweep::head_flags(df.begin()));
+                });
+            expect_gpu_bits<float>(
+                "exclusive_scan_by_key float, init 0.5", xf,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::exclusive_scan_by_key(p, keys.begin(), keys.end(), in.begin(),
+                                                 out.begin(), 0.5f);
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::exclusive_scan_by_key(p, dk.begin(), dk.end(), in.begin(), out.begin(),
+                                                 0.5f);
+                });
+            expect_gpu_bits<double>(
+                "segmented_exclusive_scan double, head flags, compensated, init -1", xd,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_exclusive_scan(p.compensated(), in.begin(), in.end(),
+                                                    out.begin(), sweep::head_flags(flags.begin()),
+                                                    -1.0);
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_exclusive_scan(p.compensated(), in.begin(), in.end(),
+                                                    out.begin(), sweep::head_flags(df.begin()),
+                                                    -1.0);
+                });
+            {
+                // In place: the inputs before each tile are copied out before the scan.
+                std::vector<double> want(xd.size());
+                sweep::exclusive_scan_by_key(sweep::seq.deterministic(), keys.begin(), keys.end(),
+                                             xd.begin(), want.begin(), 0.25);
+                device_vector<double> io(xd);
+                sweep::exclusive_scan_by_key(sweep::gpu.deterministic(), dk.begin(), dk.end(),
+                                             io.begin(), io.begin(), 0.25);
+                const auto got = io.download();
+                INFO("exclusive_scan_by_key in place on gpu.deterministic(), n = "
+                     << n << ", runs up to " << max_run << ", seed " << sweep_test::seed()
+                     << ": first difference " << first_difference(got, want));
+                CHECK(same_bits(got, want));
+            }
+            expect_gpu_bits<double>(
+                "inclusive_scan_by_key double, compensated", xd,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::inclusive_scan_by_key(p.compensated(), keys.begin(), keys.end(),
+                                                 in.begin(), out.begin());
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::inclusive_scan_by_key(p.compensated(), dk.begin(), dk.end(), in.begin(),
+                                                 out.begin());
+                });
+        }
+    }
 }

@@ -67,8 +67,10 @@ inline constexpr int warp = 32;
 
 /// The canonical tile geometry by accumulator size. Changing any value changes the bits of
 /// deterministic floating-point results: these are part of the documented contract
-/// (docs/numerics.md), not tuning. (They equal the register path's measured default tuning of
-/// session 2: backend/cuda/tuning/scan_tuning.cuh.)
+/// (docs/numerics.md), not tuning. Sizes 1-8: the register path's measured default tuning of
+/// session 1 (backend/cuda/tuning/scan_tuning.cuh). 16 bytes (compensated double pairs): 128 x 8,
+/// chosen by registers (ptxas: 90 a thread, 5 blocks of 8 KB tiles an SM, against 84 and 2
+/// blocks at 256 x 4; docs/decisions/0003-numerics.md).
 template <std::size_t Size>
 struct geometry_for {
     static constexpr int threads = 256;
@@ -78,6 +80,7 @@ template <> struct geometry_for<1> { static constexpr int threads = 128, items =
 template <> struct geometry_for<2> { static constexpr int threads = 128, items = 64; };
 template <> struct geometry_for<4> { static constexpr int threads = 128, items = 32; };
 template <> struct geometry_for<8> { static constexpr int threads = 128, items = 16; };
+template <> struct geometry_for<16> { static constexpr int threads = 128, items = 8; };
 
 template <class Acc>
 struct geometry {

@@ -8,10 +8,11 @@
 // back. Tile indices come from an atomic ticket in start order, so every predecessor has started
 // and will publish: the spin needs no guarantee about scheduling to end.
 //
-// Ordered = true gives a result that does not depend on timing: the window is folded strictly
+// Ordered = true gives a result that does not depend on timing: the windows are folded strictly
 // left to right starting from a published prefix (never from an aggregate-only window), so that
-// every tile's prefix is ((A_0 op A_1) op A_2) ... whatever the scheduler did (for the
-// deterministic mode of the numerics issue). It costs waiting until a prefix shows in the window.
+// every tile's prefix is ((A_0 op A_1) op A_2) ... whatever the scheduler did (the deterministic
+// mode, docs/numerics.md). It costs waiting until a prefix shows in the Windows windows read per
+// poll, and a serial fold (one shuffle and one op per tile after the prefix).
 #pragma once
 
 #include <cstdint>
@@ -92,21 +93,39 @@ __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const 
     if (lane == 0) state.publish(tile, status_aggregate, aggregate);
 
     if constexpr (Ordered) {
-        // One window, waited on until it holds a prefix: see the file comment.
+        // Windows windows (32 * Windows tiles) read at once, waited on until one holds a prefix;
+        // then the fold runs strictly left to right from the nearest prefix P_j over every tile
+        // after it: see the file comment. Any P_j gives the same value (P_j is the chain up to
+        // j), so the window count changes the speed, never the bits. Windows = 1: the canonical
+        // geometry's setting (tuning/scan_tuning.cuh); more: measured by bench_gpu_numerics.
         backoff<BackoffNs == 0 ? 64 : BackoffNs> b;
         for (;;) {
-            std::uint32_t s[1];
-            reg_array<T, 1> v;
-            read_windows<BackoffNs, 1>(state, tile, lane, s, v);
-            const unsigned prefixes = __ballot_sync(full_mask, s[0] == status_prefix);
-            if (prefixes == 0) {
+            std::uint32_t s[Windows];
+            reg_array<T, Windows> v;
+            read_windows<BackoffNs, Windows>(state, tile, lane, s, v);
+            int jw = -1, k = 0;  // nearest window holding a prefix, and its nearest such lane
+#pragma unroll
+            for (int j = 0; j < Windows; ++j) {
+                const unsigned prefixes = __ballot_sync(full_mask, s[j] == status_prefix);
+                if (jw < 0 && prefixes != 0) {
+                    jw = j;
+                    k = __ffs(prefixes) - 1;
+                }
+            }
+            if (jw < 0) {
                 b.pause();
                 continue;
             }
-            const int k = __ffs(prefixes) - 1;  // nearest lane holding a prefix
-            T w = shfl_idx(v[0], k);
-            for (int j = k - 1; j >= 0; --j) w = static_cast<T>(op(w, shfl_idx(v[0], j)));
-            return w;
+            maybe<T> w;
+#pragma unroll
+            for (int j = Windows - 1; j >= 0; --j) {
+                if (j > jw) continue;
+                for (int l = j == jw ? k : warp_threads - 1; l >= 0; --l) {
+                    const T y = shfl_idx(v[j], l);
+                    w = w.has ? maybe<T>(static_cast<T>(op(w.get(), y))) : maybe<T>(y);
+                }
+            }
+            return w.get();
         }
     } else {
         maybe<T> acc;  // reduction of the tiles already combined (to the right of the window)

@@ -58,8 +58,10 @@ struct scan_tuning_of {
 };
 template <class T>
 struct scan_tuning_of<comp_sum<T>> {
-    // = the size table's today: double pairs (16 bytes) 256 x 4, float pairs (8 bytes) 128 x 16.
-    using type = std::conditional_t<sizeof(T) == 8, scan_tuning<256, 4, 1>, scan_tuning<128, 16, 1>>;
+    // Double pairs (16 bytes): 128 x 8, by registers (ptxas, sm_90: 90 a thread -> 5 blocks of
+    // 8 KB tiles an SM, 40 KB in flight; the size table's 256 x 4 uses 84 -> 2 blocks, 16 KB).
+    // Float pairs (8 bytes): the size table's 128 x 16. To be confirmed by bench_gpu_numerics.
+    using type = std::conditional_t<sizeof(T) == 8, scan_tuning<128, 8, 1>, scan_tuning<128, 16, 1>>;
 };
 
 template <class Acc>
