@@ -11,10 +11,25 @@
 
 namespace sweep::detail::cuda {
 
+/// Variant flags of the ranking kernels (perf/notes-gpu.md, R2; 0 is the measured v1 path):
+///   radix_ballot_match      peers of a digit found with one vote.ballot per digit bit (CUB's
+///                           MatchAny) instead of __match_any_sync, whose cost grows with the
+///                           number of distinct digits in the warp;
+///   radix_early_counts      Onesweep's order: per-warp histogram (shared atomics) first, the
+///                           tile's counts published to the look-back before the ranking, warp
+///                           counters pre-offset by the digit starts, so ranking (one returning
+///                           shared atomic per peer group) gives the final place in the tile;
+///   radix_unrolled_scatter  full tiles: the global scatter as an unrolled loop of Items
+///                           (independent shared loads and stores), no bound checks.
+inline constexpr int radix_ballot_match = 1;
+inline constexpr int radix_early_counts = 2;
+inline constexpr int radix_unrolled_scatter = 4;
+inline constexpr int radix_all_variants = 7;
+
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
 template <int RadixBits, int Threads, int ItemsPerThread, int MinBlocks = 1,
-          int HistThreads = 256, int HistItems = 16>
+          int HistThreads = 256, int HistItems = 16, int Variant = 0>
 struct radix_tuning {
     static_assert(RadixBits >= 5 && RadixBits <= 10, "digits of 5 to 10 bits");
     static_assert(Threads % 32 == 0 && Threads >= 64 && Threads <= 1024);
@@ -28,6 +43,11 @@ struct radix_tuning {
     static constexpr int min_blocks = MinBlocks;
     static constexpr int hist_threads = HistThreads;
     static constexpr int hist_items = HistItems;
+    static_assert((Variant & ~radix_all_variants) == 0, "unknown radix variant flag");
+    static constexpr int variant = Variant;
+    static constexpr bool ballot_match = (Variant & radix_ballot_match) != 0;
+    static constexpr bool early_counts = (Variant & radix_early_counts) != 0;
+    static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
 };
 
 /// Defaults, by key and value size (a value size of 0: keys only). 8-bit digits, 384 threads,
