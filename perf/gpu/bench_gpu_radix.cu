@@ -329,6 +329,8 @@ void tune_case(const char* name, int lg, bool low, cudaStream_t s) {
         // 10-bit digits: 7 passes instead of 8 over 64-bit keys.
         tune_row<cu::radix_tuning<10, 256, 16, 2>, K, V, Pairs>(name, b, t, s, base);
         tune_row<cu::radix_tuning<10, 512, 12, 1>, K, V, Pairs>(name, b, t, s, base);
+        tune_row<cu::radix_tuning<10, 256, 16, 2, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
+        tune_row<cu::radix_tuning<10, 512, 12, 1, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
     }
 }
 
