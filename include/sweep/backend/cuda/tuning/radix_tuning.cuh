@@ -50,6 +50,15 @@ struct radix_tuning {
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
 };
 
+/// The ranking variant of the defaults: 0 (the device-verified v1 path) unless the whole build
+/// says otherwise (-DSWEEP_RADIX_DEFAULT_VARIANT=7 in both CMAKE_CUDA_FLAGS and CMAKE_CXX_FLAGS,
+/// so that the precompiled sorts agree): a switch for a device run of the full radix test suite
+/// on a variant before it becomes the default.
+#ifndef SWEEP_RADIX_DEFAULT_VARIANT
+#define SWEEP_RADIX_DEFAULT_VARIANT 0
+#endif
+inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
+
 /// Defaults, by key and value size (a value size of 0: keys only). 8-bit digits, 384 threads,
 /// compiled for 2 blocks per SM (at most 80 registers), with the most keys per thread that
 /// compile without spills under that cap (ptxas, sm_90): 16 for keys of up to 4 bytes (keys
@@ -64,8 +73,9 @@ struct default_radix_tuning_for {
     static constexpr int big_threads = ValueBytes <= 384 ? 256 : (ValueBytes <= 768 ? 128 : 64);
     static constexpr std::size_t big_fit = 98304 / (big_threads * (ValueBytes ? ValueBytes : 1));
     static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
-    using type = std::conditional_t<(ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1>,
-                                    radix_tuning<8, 384, items, 2>>;
+    using type = std::conditional_t<
+        (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, default_radix_variant>,
+        radix_tuning<8, 384, items, 2, 256, 16, default_radix_variant>>;
 };
 
 template <class K, class V>
