@@ -38,6 +38,9 @@ if [ "$what" = gpu ]; then
   [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix all 24,28 >"$OUT/perf_radix.md" 2>&1
   # The radix sort's kernel shapes (set RADIX_TUNE=1): sweep only, several shapes per case.
   [ -n "${RADIX_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 300 $B/perf/gpu/sweep_perf_gpu_radix tune 24,28 >"$OUT/perf_radix_tune.md" 2>&1
+  # The same shapes and ranking variants over low-entropy keys (the early-count histogram's
+  # shared atomics meet many equal digits there).
+  [ -n "${RADIX_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 300 $B/perf/gpu/sweep_perf_gpu_radix tune-low 24,28 >"$OUT/perf_radix_tune_low.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_numerics ] && timeout 120 $B/perf/gpu/sweep_perf_gpu_numerics 24,28 >"$OUT/perf_numerics.md" 2>&1
   [ -x $B/perf/sweep_numerics_error ] && timeout 120 $B/perf/sweep_numerics_error 20 >"$OUT/numerics_error.csv" 2>&1
   # The drop-in rows: the Thrust port (sweep vs thrust on the same program), and the thresholds of

@@ -51,6 +51,10 @@ sweep_add_gpu_test(test_gpu_radix_pairs gpu/radix_pairs.cu)
 sweep_add_gpu_test(test_gpu_radix_host_compiled gpu/radix_host_compiled.cpp)
 sweep_add_gpu_test(test_gpu_radix_semantics gpu/radix_semantics.cu)
 sweep_add_gpu_test(test_gpu_radix_large gpu/radix_large.cu)
+# The ranking variants that are not the default yet (tuning/radix_tuning.cuh), through the
+# internal launch API: proven correct in the same device run that measures them.
+sweep_add_gpu_test(test_gpu_radix_variants_32 gpu/radix_variants_32.cu)
+sweep_add_gpu_test(test_gpu_radix_variants_other gpu/radix_variants_other.cu)
 # From a host-compiled file, radix_sort_by_key with values of a size that is not precompiled fails
 # to compile with a message that says why; the control (8-byte values) compiles.
 set(_sweep_cf_radix ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_radix_host_compiled.cpp)

@@ -14,9 +14,10 @@
 // bitwise (keys and values: both sorts are stable).
 //
 // Usage: sweep_perf_gpu_radix [what = all] [log2 sizes = 24,28]
-//   what: all | u32 | pairs | u64 | float | tune
+//   what: all | u32 | pairs | u64 | float | tune | tune-low
 //   tune: sweep only, u32 keys, u32 pairs, u64 keys and float keys through several kernel shapes
-//         (digit bits x threads x keys per thread, tuning/radix_tuning.cuh), uniform keys.
+//         (digit bits x threads x keys per thread, ranking variant: tuning/radix_tuning.cuh),
+//         uniform keys; tune-low: the same over the low-entropy keys.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/util_type.cuh>
 #include <thrust/execution_policy.h>
@@ -166,8 +167,8 @@ struct buffers {
 
 void header(bool tune) {
     if (tune) {
-        std::printf("\n| case | n | bits x threads x items, blocks/SM cap | tile | sweep us | Gkeys/s | vs default |\n");
-        std::printf("|------|---|--------------------------------------|------|----------|---------|------------|\n");
+        std::printf("\n| case | n | bits x threads x items, blocks/SM cap, variant | tile | sweep us | Gkeys/s | vs default |\n");
+        std::printf("|------|---|-----------------------------------------------|------|----------|---------|------------|\n");
     } else {
         std::printf("\n| case | keys | n | sweep us | Gkeys/s | cub us | Gkeys/s | thrust us | Gkeys/s | vs CUB | vs thrust | check |\n");
         std::printf("|------|------|---|----------|---------|--------|---------|-----------|---------|--------|-----------|-------|\n");
@@ -276,19 +277,20 @@ void tune_row(const char* name, buffers<K, V>& b, timer& t, cudaStream_t s, doub
     bool check = same(b.keys, b.ref, b.n);
     if (Pairs) check = check && same(b.vals, b.vref, b.n);
     const int lg = 63 - __builtin_clzll(static_cast<unsigned long long>(b.n));
-    std::printf("| %s | 2^%d | %d x %d x %d, %d | %lld | %.1f | %.2f | %.3f %s |\n", name, lg,
+    std::printf("| %s | 2^%d | %d x %d x %d, %d, v%d | %lld | %.1f | %.2f | %.3f %s |\n", name, lg,
                 Tuning::radix_bits, Tuning::threads, Tuning::items, Tuning::min_blocks,
+                Tuning::variant,
                 static_cast<long long>(Tuning::tile_items), us, gkeys(b.n, us), base_us / us,
                 check ? "" : "MISMATCH");
     std::fflush(stdout);
 }
 
 template <class K, class V, bool Pairs>
-void tune_case(const char* name, int lg, cudaStream_t s) {
+void tune_case(const char* name, int lg, bool low, cudaStream_t s) {
     using D = cu::default_radix_tuning<K, std::conditional_t<Pairs, V, cu::radix_no_values>>;
     const std::int64_t n = std::int64_t{1} << lg;
     buffers<K, V> b(n, Pairs);
-    fill_keys<K><<<1024, 256, 0, s>>>(b.pristine, n, 0x1234 + lg, false);
+    fill_keys<K><<<1024, 256, 0, s>>>(b.pristine, n, 0x1234 + lg, low);
     if (Pairs) fill_values<V><<<1024, 256, 0, s>>>(b.vpristine, n);
     timer t(s);
     const double base = time_shape<D, K, V, Pairs>(b, t, s);
@@ -314,10 +316,21 @@ void tune_case(const char* name, int lg, cudaStream_t s) {
     tune_row<cu::radix_tuning<8, 512, 12, 2>, K, V, Pairs>(name, b, t, s, base);
     tune_row<cu::radix_tuning<8, 512, 8, 3>, K, V, Pairs>(name, b, t, s, base);
     tune_row<cu::radix_tuning<8, 640, 8, 2>, K, V, Pairs>(name, b, t, s, base);
+    // Ranking variants (tuning/radix_tuning.cuh; perf/notes-gpu.md R2 predicts each):
+    // v1 ballot match, v3 + early counts, v7 + unrolled full-tile scatter.
+    constexpr int ipt = sizeof(K) <= 4 && (!Pairs || sizeof(V) <= 4) ? 16 : 12;
+    tune_row<cu::radix_tuning<8, 384, ipt, 2, 256, 16, 1>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 384, ipt, 2, 256, 16, 3>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 384, ipt, 2, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 384, 20, 1, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
+    tune_row<cu::radix_tuning<8, 384, 23, 1, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);  // CUB sm90
+    tune_row<cu::radix_tuning<8, 256, 16, 3, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
     if constexpr (sizeof(K) == 8) {
         // 10-bit digits: 7 passes instead of 8 over 64-bit keys.
         tune_row<cu::radix_tuning<10, 256, 16, 2>, K, V, Pairs>(name, b, t, s, base);
         tune_row<cu::radix_tuning<10, 512, 12, 1>, K, V, Pairs>(name, b, t, s, base);
+        tune_row<cu::radix_tuning<10, 256, 16, 2, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
+        tune_row<cu::radix_tuning<10, 512, 12, 1, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
     }
 }
 
@@ -342,13 +355,19 @@ int main(int argc, char** argv) {
                 "preallocated) vs thrust::sort; median of 25 calls, us\n",
                 prop.name);
     const bool all = what == "all";
-    if (what == "tune") {
+    if (what == "tune" || what == "tune-low") {
+        // tune-low: the same rows over the low-entropy keys of the main table.
+        const bool low = what == "tune-low";
+        const char* u32 = low ? "u32 keys (low entropy)" : "u32 keys";
+        const char* pairs = low ? "u32+u32 pairs (low entropy)" : "u32+u32 pairs";
+        const char* u64 = low ? "u64 keys (low entropy)" : "u64 keys";
+        const char* flt = low ? "float keys (low entropy)" : "float keys";
         header(true);
         for (const int lg : sizes) {
-            tune_case<std::uint32_t, std::uint32_t, false>("u32 keys", lg, s);
-            tune_case<std::uint32_t, std::uint32_t, true>("u32+u32 pairs", lg, s);
-            tune_case<std::uint64_t, std::uint32_t, false>("u64 keys", lg, s);
-            tune_case<float, std::uint32_t, false>("float keys", lg, s);
+            tune_case<std::uint32_t, std::uint32_t, false>(u32, lg, low, s);
+            tune_case<std::uint32_t, std::uint32_t, true>(pairs, lg, low, s);
+            tune_case<std::uint64_t, std::uint32_t, false>(u64, lg, low, s);
+            tune_case<float, std::uint32_t, false>(flt, lg, low, s);
         }
         return 0;
     }

@@ -108,6 +108,72 @@ struct radix_ranker {
         return radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(k), shift);
     }
 
+    /// The lanes of the warp whose digit equals this lane's d (ok lanes, d < radix) or which
+    /// are not ok too. All 32 lanes call it.
+    __device__ static unsigned match_peers(int d, bool ok) {
+        if constexpr (Tuning::ballot_match) {
+            // One ballot per digit bit, plus one for ok (invalid lanes must not join digit 0).
+            unsigned peers = __ballot_sync(full_mask, ok);
+            if (!ok) peers = ~peers;
+#pragma unroll
+            for (int b = 0; b < Tuning::radix_bits; ++b) {
+                const bool bit = ((d >> b) & 1) != 0;
+                const unsigned m = __ballot_sync(full_mask, bit);
+                peers &= bit ? m : ~m;
+            }
+            return peers;
+        } else {
+            return __match_any_sync(full_mask, ok ? d : radix);
+        }
+    }
+
+    /// Early counts, step 1 (hist zeroed and visible): each warp counts its keys' digits into
+    /// its own counters. Items at element >= valid take no part.
+    template <bool Descending, class K>
+    __device__ static void warp_histogram(const K (&keys)[items], int valid, int shift,
+                                          unsigned* hist) {
+        unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
+#pragma unroll
+        for (int j = 0; j < items; ++j)
+            if (element(j) < valid) atomicAdd(wh + digit_of<Descending>(keys[j], shift), 1u);
+    }
+
+    /// Early counts, after digit_counts and digit_starts: adds each digit's start in the tile to
+    /// every warp's offset of it, so that the counters hold where the warp's first key of the
+    /// digit goes in the tile. The caller puts a barrier before the ranking reads them.
+    __device__ static void offsets_to_places(unsigned* hist, const unsigned (&first)[dpt]) {
+#pragma unroll
+        for (int i = 0; i < dpt; ++i) {
+            const int d = threadIdx.x * dpt + i;
+            if (d < radix) {
+#pragma unroll 4
+                for (int w = 0; w < Tuning::warps; ++w) hist[w * radix + d] += first[i];
+            }
+        }
+    }
+
+    /// Early counts, the ranking (after offsets_to_places and a barrier): rank[j] becomes item
+    /// j's place in the tile sorted by digit (stable: lanes in order within an item, items in
+    /// order within a warp, warps in order through the offsets).
+    template <bool Descending, class K>
+    __device__ static void places_in_tile(const K (&keys)[items], int valid, int shift,
+                                          unsigned* hist, unsigned (&rank)[items]) {
+        const int lane = threadIdx.x % warp_threads;
+        unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
+        const unsigned lower = (1u << lane) - 1u;
+#pragma unroll
+        for (int j = 0; j < items; ++j) {
+            const bool ok = element(j) < valid;
+            const int d = ok ? digit_of<Descending>(keys[j], shift) : 0;
+            const unsigned peers = match_peers(d, ok);
+            const int leader = 31 - __clz(peers);
+            unsigned before = 0;
+            if (ok && lane == leader) before = atomicAdd(wh + d, static_cast<unsigned>(__popc(peers)));
+            before = __shfl_sync(full_mask, before, leader);
+            rank[j] = before + static_cast<unsigned>(__popc(peers & lower));
+        }
+    }
+
     /// Step 1. hist zeroed and visible (after a barrier). Items at element >= valid take no part.
     template <bool Descending, class K>
     __device__ static void rank_in_warps(const K (&keys)[items], int valid, int shift,
@@ -119,7 +185,7 @@ struct radix_ranker {
         for (int j = 0; j < items; ++j) {
             const bool ok = element(j) < valid;
             const int d = ok ? digit_of<Descending>(keys[j], shift) : radix;
-            const unsigned peers = __match_any_sync(full_mask, d);
+            const unsigned peers = match_peers(d, ok);
             const int leader = 31 - __clz(peers);
             unsigned before = 0;
             if (ok && lane == leader) {

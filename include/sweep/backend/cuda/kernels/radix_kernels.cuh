@@ -232,27 +232,41 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         if (e < valid) k[j] = in[base + e];
     }
     unsigned rank[items];
-    ranker::template rank_in_warps<Descending>(k, valid, shift, sm.hist(), rank);
-    __syncthreads();
     unsigned count[ranker::dpt];
-    ranker::digit_counts(sm.hist(), count);
-
-    // Publish this tile's counts as early as possible: the next tiles wait on them.
+    unsigned first[ranker::dpt];
     const unsigned epoch = static_cast<unsigned>(pass) + 1;
     std::uint64_t* const my_words = p.states + tile * radix;
+    // Publish this tile's counts as early as possible: the next tiles wait on them.
+    const auto publish = [&] {
 #pragma unroll
-    for (int i = 0; i < ranker::dpt; ++i) {
-        const int d = threadIdx.x * ranker::dpt + i;
-        if (d < radix)
-            lookback::store_relaxed(my_words + d,
-                                    radix_word(2 * epoch + (tile == 0 ? 1 : 0), count[i]));
+        for (int i = 0; i < ranker::dpt; ++i) {
+            const int d = threadIdx.x * ranker::dpt + i;
+            if (d < radix)
+                lookback::store_relaxed(my_words + d,
+                                        radix_word(2 * epoch + (tile == 0 ? 1 : 0), count[i]));
+        }
+    };
+    if constexpr (Tuning::early_counts) {
+        // Counts first (one shared atomic per key), published before the ranking.
+        ranker::template warp_histogram<Descending>(k, valid, shift, sm.hist());
+        __syncthreads();
+        ranker::digit_counts(sm.hist(), count);
+        publish();
+        ranker::digit_starts(scan_tmp, count, first, sm.start());
+        ranker::offsets_to_places(sm.hist(), first);
+        __syncthreads();
+        ranker::template places_in_tile<Descending>(k, valid, shift, sm.hist(), rank);
+        __syncthreads();  // the counters are read: the keys may overlay them
+    } else {
+        ranker::template rank_in_warps<Descending>(k, valid, shift, sm.hist(), rank);
+        __syncthreads();
+        ranker::digit_counts(sm.hist(), count);
+        publish();
+        ranker::digit_starts(scan_tmp, count, first, sm.start());
+        __syncthreads();
+        ranker::places(valid, sm.hist(), sm.start(), rank);
+        __syncthreads();  // the counters are read: the keys may overlay them
     }
-
-    unsigned first[ranker::dpt];
-    ranker::digit_starts(scan_tmp, count, first, sm.start());
-    __syncthreads();
-    ranker::places(valid, sm.hist(), sm.start(), rank);
-    __syncthreads();  // the counters are read: the keys may overlay them
 #pragma unroll
     for (int j = 0; j < items; ++j)
         if (ranker::element(j) < valid) sm.keys()[rank[j]] = k[j];
@@ -293,6 +307,22 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     __syncthreads();
 
     V* const vout = src == 0 ? p.values[1] : p.values[0];
+    if constexpr (Tuning::unrolled_scatter) {
+        if (valid == tile_items) {
+            // Independent iterations: the shared loads of all items in flight at once.
+#pragma unroll
+            for (int j = 0; j < items; ++j) {
+                const int e = static_cast<int>(threadIdx.x) + j * Tuning::threads;
+                const K key = sm.keys()[e];
+                const int d =
+                    radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(key), shift);
+                const std::int64_t to = sm.base()[d] + e;
+                out[to] = key;
+                if constexpr (with_values) vout[to] = sm.values()[e];
+            }
+            return;
+        }
+    }
     for (int e = threadIdx.x; e < valid; e += Tuning::threads) {
         const K key = sm.keys()[e];
         const int d = radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(key), shift);

@@ -11,10 +11,25 @@
 
 namespace sweep::detail::cuda {
 
+/// Variant flags of the ranking kernels (perf/notes-gpu.md, R2; 0 is the measured v1 path):
+///   radix_ballot_match      peers of a digit found with one vote.ballot per digit bit (CUB's
+///                           MatchAny) instead of __match_any_sync, whose cost grows with the
+///                           number of distinct digits in the warp;
+///   radix_early_counts      Onesweep's order: per-warp histogram (shared atomics) first, the
+///                           tile's counts published to the look-back before the ranking, warp
+///                           counters pre-offset by the digit starts, so ranking (one returning
+///                           shared atomic per peer group) gives the final place in the tile;
+///   radix_unrolled_scatter  full tiles: the global scatter as an unrolled loop of Items
+///                           (independent shared loads and stores), no bound checks.
+inline constexpr int radix_ballot_match = 1;
+inline constexpr int radix_early_counts = 2;
+inline constexpr int radix_unrolled_scatter = 4;
+inline constexpr int radix_all_variants = 7;
+
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
 template <int RadixBits, int Threads, int ItemsPerThread, int MinBlocks = 1,
-          int HistThreads = 256, int HistItems = 16>
+          int HistThreads = 256, int HistItems = 16, int Variant = 0>
 struct radix_tuning {
     static_assert(RadixBits >= 5 && RadixBits <= 10, "digits of 5 to 10 bits");
     static_assert(Threads % 32 == 0 && Threads >= 64 && Threads <= 1024);
@@ -28,7 +43,21 @@ struct radix_tuning {
     static constexpr int min_blocks = MinBlocks;
     static constexpr int hist_threads = HistThreads;
     static constexpr int hist_items = HistItems;
+    static_assert((Variant & ~radix_all_variants) == 0, "unknown radix variant flag");
+    static constexpr int variant = Variant;
+    static constexpr bool ballot_match = (Variant & radix_ballot_match) != 0;
+    static constexpr bool early_counts = (Variant & radix_early_counts) != 0;
+    static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
 };
+
+/// The ranking variant of the defaults: 0 (the device-verified v1 path) unless the whole build
+/// says otherwise (-DSWEEP_RADIX_DEFAULT_VARIANT=7 in both CMAKE_CUDA_FLAGS and CMAKE_CXX_FLAGS,
+/// so that the precompiled sorts agree): a switch for a device run of the full radix test suite
+/// on a variant before it becomes the default.
+#ifndef SWEEP_RADIX_DEFAULT_VARIANT
+#define SWEEP_RADIX_DEFAULT_VARIANT 0
+#endif
+inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
 
 /// Defaults, by key and value size (a value size of 0: keys only). 8-bit digits, 384 threads,
 /// compiled for 2 blocks per SM (at most 80 registers), with the most keys per thread that
@@ -44,8 +73,9 @@ struct default_radix_tuning_for {
     static constexpr int big_threads = ValueBytes <= 384 ? 256 : (ValueBytes <= 768 ? 128 : 64);
     static constexpr std::size_t big_fit = 98304 / (big_threads * (ValueBytes ? ValueBytes : 1));
     static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
-    using type = std::conditional_t<(ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1>,
-                                    radix_tuning<8, 384, items, 2>>;
+    using type = std::conditional_t<
+        (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, default_radix_variant>,
+        radix_tuning<8, 384, items, 2, 256, 16, default_radix_variant>>;
 };
 
 template <class K, class V>
