@@ -60,6 +60,40 @@ void operator delete[](void* p) noexcept { operator delete(p); }
 void operator delete[](void* p, std::size_t) noexcept { operator delete(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { operator delete(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { operator delete(p); }
+// The nothrow forms too (Catch2 uses them): else they come from the sanitizer's runtime and are
+// freed by the replaced operator delete above, an alloc-dealloc mismatch under ASan.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+    try {
+        return operator new(size);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+    try {
+        return operator new(size);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void* operator new(std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
+    try {
+        return operator new(size, al);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void* operator new[](std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
+    try {
+        return operator new(size, al);
+    } catch (...) {
+        return nullptr;
+    }
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { operator delete(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { operator delete(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { operator delete(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { operator delete(p); }
 
 namespace {
 

@@ -37,9 +37,8 @@ void check_scan_aliasing(const char* algorithm, In first, std::int64_t n, Out d_
         const auto in_e = in_b + static_cast<std::uintptr_t>(n) * sizeof(*first);
         const auto out_e = out_b + static_cast<std::uintptr_t>(n) * sizeof(*d_first);
         if (out_b < in_e && in_b < out_e)
-            throw_invalid_argument(algorithm,
-                                   "the output overlaps the input (only d_first == first, in place, "
-                                   "is allowed)");
+            throw_invalid_argument(algorithm, "the output overlaps the input (only d_first == "
+                                              "first, in place, is allowed)");
     }
 }
 

@@ -71,8 +71,8 @@ void chained_pass_linked(int max_threads, std::int64_t blocks, std::optional<Car
         return;
     }
     // Allocated before any output is written, so std::bad_alloc leaves the output untouched.
-    std::unique_ptr<prefix_slot<Carry>[]> slots(new prefix_slot<Carry>[testing::temporary_size(static_cast<std::size_t>(
-        blocks - 1))]);
+    std::unique_ptr<prefix_slot<Carry>[]> slots(
+        new prefix_slot<Carry>[testing::temporary_size(static_cast<std::size_t>(blocks - 1))]);
     std::atomic<std::int64_t> ticket{0};
     std::atomic<bool> failed{false};
 

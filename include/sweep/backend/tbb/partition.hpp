@@ -42,8 +42,9 @@ std::int64_t swap_partition(int max_threads, It first, std::int64_t n, Pred& pre
     const block_grid grid{n, partition_block};
     const std::int64_t nb = grid.count();
     std::vector<std::int64_t> trues(testing::temporary_size(static_cast<std::size_t>(nb)));
-    std::vector<std::int64_t> left_rank(testing::temporary_size(static_cast<std::size_t>(nb) + 1));   // LM, exclusive
-    std::vector<std::int64_t> right_rank(testing::temporary_size(static_cast<std::size_t>(nb) + 1));  // RM, exclusive
+    // LM and RM, exclusive.
+    std::vector<std::int64_t> left_rank(testing::temporary_size(static_cast<std::size_t>(nb) + 1));
+    std::vector<std::int64_t> right_rank(testing::temporary_size(static_cast<std::size_t>(nb) + 1));
     std::int64_t k = 0;
     std::int64_t m = 0;
     in_arena(max_threads, [&](int) {
@@ -81,7 +82,8 @@ std::int64_t swap_partition(int max_threads, It first, std::int64_t n, Pred& pre
         return left_rank[static_cast<std::size_t>(std::min(u * partition_unit_blocks, nb))];
     };
     // right_start[u]: index of the misplaced true of rank unit_rank(u); n past the last.
-    std::vector<std::int64_t> right_start(testing::temporary_size(static_cast<std::size_t>(units) + 1), n);
+    std::vector<std::int64_t> right_start(
+        testing::temporary_size(static_cast<std::size_t>(units) + 1), n);
 
     in_arena(max_threads, [&](int) {
         tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, units), [&](const auto& r) {

@@ -202,8 +202,10 @@ public:
               sv(has_values_v<V> ? scratch * workers : 0),
               counts(testing::temporary_size(static_cast<std::size_t>(count_stride * workers))),
               offs(testing::temporary_size(static_cast<std::size_t>(offs_stride * workers))),
-              hist(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max * workers) : 0)),
-              carries(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0)),
+              hist(testing::temporary_size(
+                  parallel ? static_cast<std::size_t>(radix_max * workers) : 0)),
+              carries(testing::temporary_size(
+                  parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0)),
               flags(testing::temporary_size(parallel ? static_cast<std::size_t>(chain_slots) : 0)),
               acc(testing::temporary_size(parallel ? static_cast<std::size_t>(workers) : 0)),
               order(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max) : 0)),
