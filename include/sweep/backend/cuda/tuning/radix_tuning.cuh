@@ -50,12 +50,16 @@ struct radix_tuning {
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
 };
 
-/// The ranking variant of the defaults: 0 (the device-verified v1 path) unless the whole build
+/// The ranking variant of the defaults for keys with values of up to 16 bytes: 7 (ballot match,
+/// counts published before the ranking, unrolled scatter). On the H200 at 2^28 it ran 1.21x the
+/// v0 path for u32 keys and 1.15x for u32 pairs (perf/results/gpu-session3-radix-tune-2026-11-21.md),
+/// and test_gpu_radix_variants_{32,other} passed with it at 384 x 16 and 384 x 12 for all key
+/// families. Larger values keep v0 (not yet measured with v7). Unless the whole build
 /// says otherwise (-DSWEEP_RADIX_DEFAULT_VARIANT=7 in both CMAKE_CUDA_FLAGS and CMAKE_CXX_FLAGS,
 /// so that the precompiled sorts agree): a switch for a device run of the full radix test suite
 /// on a variant before it becomes the default.
 #ifndef SWEEP_RADIX_DEFAULT_VARIANT
-#define SWEEP_RADIX_DEFAULT_VARIANT 0
+#define SWEEP_RADIX_DEFAULT_VARIANT 7
 #endif
 inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
 
@@ -64,7 +68,8 @@ inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
 /// compile without spills under that cap (ptxas, sm_90): 16 for keys of up to 4 bytes (keys
 /// only or with 4-byte values), 12 with 64-bit keys or 8-byte values. An unconstrained kernel
 /// of CUB's shape (384 x 20) takes 122-168 registers, i.e. one block per SM. Not yet measured
-/// on the device: bench_gpu_radix --tune sweeps the alternatives.
+/// on the device when written; the 2^28 tune run of session 3 found no shape better than these by
+/// more than 1% for v7 (256 x 16 with 3 blocks: +1% u32, +4% pairs; not yet in the variant tests).
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct default_radix_tuning_for {
     static constexpr int items = (KeyBytes <= 4 && ValueBytes <= 4) ? 16 : 12;
@@ -74,7 +79,7 @@ struct default_radix_tuning_for {
     static constexpr std::size_t big_fit = 98304 / (big_threads * (ValueBytes ? ValueBytes : 1));
     static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
     using type = std::conditional_t<
-        (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, default_radix_variant>,
+        (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, 0>,
         radix_tuning<8, 384, items, 2, 256, 16, default_radix_variant>>;
 };
 
