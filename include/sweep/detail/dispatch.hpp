@@ -147,17 +147,18 @@ struct iterator_residence {
 namespace sweep::detail {
 
 /// Below this many elements, sweep::automatic runs host data on one thread (seq), from here on
-/// all cores (par). PLACEHOLDER until perf/cpu/bench_automatic.cpp has run on the GPU machine's
-/// 16-core host: the crossover of seq and par over the scans, copy_if, partition, radix sort and
-/// segmented scans; docs/api.md has the table.
+/// all cores (par). Measured on the GPU machine's 16-core host (perf/cpu/bench_automatic.cpp,
+/// docs/api.md): par wins from 256 (copy_if, scan_by_key), 512 (radix), 65536 (scan) and 92682
+/// (stable_partition) elements; 2^15 loses at most 9% (scan) and 21% (stable_partition) there.
 inline constexpr std::int64_t automatic_seq_below = std::int64_t{1} << 15;
 
 /// From this many elements, sweep::automatic runs data in CUDA managed memory on the GPU; below,
 /// on the host (seq or par by size). A small managed range is cheaper on the host: a GPU call
 /// costs a launch and a stream synchronization (~10-20 us) plus, when the pages were last
 /// touched by the CPU, their migration there and back, while the host reads them in place.
-/// PLACEHOLDER (2^20: where a 16-core par scan of 4 MB and the migration of 4 MB over PCIe
-/// cost about the same) until perf/gpu/bench_gpu_automatic.cu measures the crossover.
+/// Measured (perf/gpu/bench_gpu_automatic.cu, docs/api.md): host-touched managed data is cheaper
+/// on the host at every size, GPU-resident managed data 2-250x cheaper on the GPU; sweep cannot
+/// tell them apart cheaply, and 2^20 keeps a wrong guess cheap on both sides.
 inline constexpr std::int64_t automatic_managed_gpu_from = std::int64_t{1} << 20;
 
 template <class It>
