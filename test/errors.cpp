@@ -424,7 +424,7 @@ TEST_CASE("errors: temporary memory that cannot be had -> bad_alloc before any o
 
 TEST_CASE("errors: a scan output that overlaps its input other than in place is invalid_argument",
           "[errors]") {
-    // docs/decisions/0003-aliasing-checks.md: raw pointers are checked, before any work.
+    // docs/decisions/0004-aliasing-checks.md: raw pointers are checked, before any work.
     for_each_host_policy([&](const char* name, const auto& pol) {
         INFO("policy " << name);
         std::vector<int> v(100);

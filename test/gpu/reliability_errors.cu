@@ -236,7 +236,7 @@ TEST_CASE("gpu bad input: last < first, and a scan output overlapping its input"
     CHECK_THROWS_AS(sweep::segmented_inclusive_scan(sweep::gpu, p + 5, p, b.begin(),
                                                     sweep::head_flags(f.begin())),
                     std::invalid_argument);
-    // Overlap other than in place (docs/decisions/0003-aliasing-checks.md).
+    // Overlap other than in place (docs/decisions/0004-aliasing-checks.md).
     CHECK_THROWS_AS(sweep::inclusive_scan(sweep::gpu, p, p + 500, p + 1), std::invalid_argument);
     CHECK_THROWS_AS(sweep::exclusive_scan(sweep::gpu, p + 1, p + 501, p, 0), std::invalid_argument);
     CHECK(a.download() == h);

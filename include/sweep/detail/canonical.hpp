@@ -2,7 +2,7 @@
 // `.deterministic()` scans, and its emulation in plain C++ for the host backends.
 //
 // A deterministic scan's every output is the value of one fixed expression tree over the inputs,
-// whatever runs it (docs/numerics.md, docs/decisions/0003-deterministic-scans.md):
+// whatever runs it (docs/numerics.md, docs/decisions/0003-numerics.md):
 //   - tiles of tile_items = threads * items elements, fixed by the accumulator's size alone
 //     (geometry<Acc>; never by the device, the stream, the thread count or the tuning of the
 //     default mode);

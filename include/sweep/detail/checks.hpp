@@ -26,7 +26,7 @@ std::int64_t checked_distance(const char* algorithm, It first, It last) {
 
 /// Scans: the output may equal the input (in place) but not overlap it otherwise (API.md; the
 /// standard's rule). Checked where it is cheap and certain: raw pointers, by address; other
-/// iterators are not checked (docs/reliability.md, docs/decisions/0003-aliasing-checks.md).
+/// iterators are not checked (docs/reliability.md, docs/decisions/0004-aliasing-checks.md).
 template <class In, class Out>
 void check_scan_aliasing(const char* algorithm, In first, std::int64_t n, Out d_first) {
     if constexpr (std::is_pointer_v<In> && std::is_pointer_v<Out>) {
