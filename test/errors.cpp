@@ -21,79 +21,12 @@
 #include "catch.hpp"
 #include "policies.hpp"
 
-// ---- allocation accounting --------------------------------------------------------------------
+// ---- allocation accounting: support/counting_new.hpp (this file is its one includer here) ----
 
-namespace {
-std::atomic<std::int64_t> live_allocations{0};
-// Requests larger than this many bytes fail with std::bad_alloc (allocation-failure injection).
-std::atomic<std::size_t> fail_above{~std::size_t{0}};
-}  // namespace
+#include "counting_new.hpp"
 
-void* operator new(std::size_t size) {
-    if (size > fail_above.load(std::memory_order_relaxed)) throw std::bad_alloc();
-    if (void* p = std::malloc(size ? size : 1)) {
-        live_allocations.fetch_add(1, std::memory_order_relaxed);
-        return p;
-    }
-    throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t al) {
-    if (size > fail_above.load(std::memory_order_relaxed)) throw std::bad_alloc();
-    const auto a = static_cast<std::size_t>(al);
-    if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) {
-        live_allocations.fetch_add(1, std::memory_order_relaxed);
-        return p;
-    }
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void* operator new[](std::size_t size, std::align_val_t al) { return operator new(size, al); }
-void operator delete(void* p) noexcept {
-    if (!p) return;
-    live_allocations.fetch_sub(1, std::memory_order_relaxed);
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
-void operator delete(void* p, std::align_val_t) noexcept { operator delete(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { operator delete(p); }
-void operator delete[](void* p) noexcept { operator delete(p); }
-void operator delete[](void* p, std::size_t) noexcept { operator delete(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { operator delete(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { operator delete(p); }
-// The nothrow forms too (Catch2 uses them): else they come from the sanitizer's runtime and are
-// freed by the replaced operator delete above, an alloc-dealloc mismatch under ASan.
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-    try {
-        return operator new(size);
-    } catch (...) {
-        return nullptr;
-    }
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-    try {
-        return operator new(size);
-    } catch (...) {
-        return nullptr;
-    }
-}
-void* operator new(std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
-    try {
-        return operator new(size, al);
-    } catch (...) {
-        return nullptr;
-    }
-}
-void* operator new[](std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
-    try {
-        return operator new(size, al);
-    } catch (...) {
-        return nullptr;
-    }
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept { operator delete(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { operator delete(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { operator delete(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { operator delete(p); }
+using sweep_test::fail_above;
+using sweep_test::live_allocations;
 
 namespace {
 
