@@ -172,19 +172,27 @@ struct accuracy {
     double bad_result = 0, bad_exact = 0, bad_bound = 0;
 };
 
+/// Per-prefix accuracy of a segmented scan: the exact sum restarts at every head (heads[i] != 0;
+/// element 0 always starts a segment), the init (if any) folded in at each segment's start.
 template <class T>
-accuracy check_prefixes(const std::vector<T>& x, const std::vector<T>& result, bool exclusive,
-                        double init, double u, bool has_init) {
+accuracy check_segmented_prefixes(const std::vector<T>& x, const std::vector<char>& heads,
+                                  const std::vector<T>& result, bool exclusive, double init,
+                                  double u, bool has_init) {
     accuracy a;
     exact_sum s;
-    double abs_sum = 0;  // sum|x| rounded up a little below
+    double abs_sum = 0;
     std::int64_t leaves = 0;
-    if (has_init) {
-        s.add(init);
-        abs_sum += std::fabs(init);
-        ++leaves;
-    }
     for (std::size_t i = 0; i < x.size(); ++i) {
+        if (i == 0 || heads[i]) {
+            s = exact_sum{};
+            abs_sum = 0;
+            leaves = 0;
+            if (has_init) {
+                s.add(init);
+                abs_sum = std::fabs(init);
+                leaves = 1;
+            }
+        }
         if (!exclusive) {
             s.add(static_cast<double>(x[i]));
             abs_sum += std::fabs(static_cast<double>(x[i]));
@@ -214,58 +222,17 @@ accuracy check_prefixes(const std::vector<T>& x, const std::vector<T>& result, b
     return a;
 }
 
+/// check_segmented_prefixes over one segment.
+template <class T>
+accuracy check_prefixes(const std::vector<T>& x, const std::vector<T>& result, bool exclusive,
+                        double init, double u, bool has_init) {
+    return check_segmented_prefixes(x, std::vector<char>(x.size(), 0), result, exclusive, init, u,
+                                    has_init);
+}
+
 }  // namespace sweep_test
 
 namespace sweep_test {
-
-/// check_prefixes for a segmented scan: the exact sum restarts at every head (heads[i] != 0;
-/// element 0 always starts a segment), the init (if any) folded in at each segment's start.
-template <class T>
-accuracy check_segmented_prefixes(const std::vector<T>& x, const std::vector<char>& heads,
-                                  const std::vector<T>& result, bool exclusive, double init,
-                                  double u, bool has_init) {
-    accuracy a;
-    exact_sum s;
-    double abs_sum = 0;
-    std::int64_t leaves = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        if (i == 0 || heads[i]) {
-            s = exact_sum{};
-            abs_sum = 0;
-            leaves = 0;
-            if (has_init) {
-                s.add(init);
-                abs_sum = std::fabs(init);
-                leaves = 1;
-            }
-        }
-        if (!exclusive) {
-            s.add(static_cast<double>(x[i]));
-            abs_sum += std::fabs(static_cast<double>(x[i]));
-            ++leaves;
-        }
-        const double r = static_cast<double>(result[i]);
-        const double S = s.value();
-        const double err = std::fabs(s.error_of(r));
-        const double bound = compensated_bound(S, abs_sum * 1.0001, double(leaves + 1), u);
-        const double ratio = bound > 0 ? err / bound : (err == 0 ? 0 : 1e300);
-        if (ratio > a.worst_ratio) a.worst_ratio = ratio;
-        const double rel = S != 0 ? err / std::fabs(S) : (err == 0 ? 0 : 1e300);
-        if (rel > a.worst_rel) a.worst_rel = rel;
-        if (ratio > 1 && a.first_bad < 0) {
-            a.first_bad = static_cast<std::int64_t>(i);
-            a.bad_result = r;
-            a.bad_exact = S;
-            a.bad_bound = bound;
-        }
-        if (exclusive) {
-            s.add(static_cast<double>(x[i]));
-            abs_sum += std::fabs(static_cast<double>(x[i]));
-            ++leaves;
-        }
-    }
-    return a;
-}
 
 /// Keys with runs of random length (1 .. max_run), and the head flags they imply.
 inline std::vector<int> run_keys(std::size_t n, int max_run, std::mt19937_64& g) {
