@@ -8,7 +8,8 @@
 // divides it by cudaMemcpyAsync device-to-device of the same bytes, measured in this process.
 // CUB's temporary storage is allocated once (its best case); sweep takes its own from its pool.
 //
-// Usage: sweep_perf_gpu [max_log2 = 30] [min_log2 = 10]
+// Usage: sweep_perf_gpu_scan [max_log2 = 30] [min_log2 = 10] [types]
+//        sweep_perf_gpu_scan ab [log2 list = 24,28] [types] [rounds = 11]  (alternating A/B rounds)
 #include <cub/device/device_scan.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
@@ -175,9 +176,93 @@ void bench_type(const char* name, int lo, int hi, cudaStream_t s, std::FILE* csv
     cudaFree(ref);
 }
 
+/// A/B mode: sweep and CUB timed in alternating rounds (order swapped each round), so that clock
+/// or thermal drift during the run falls on both alike. Prints every round's ratio and the median
+/// over rounds, with the spread, for one size.
+template <class T>
+void bench_ab(const char* name, int lg, int rounds, cudaStream_t s) {
+    const std::int64_t n = std::int64_t{1} << lg;
+    T *in = nullptr, *out = nullptr, *ref = nullptr;
+    ok(cudaMalloc(&in, n * sizeof(T)), "cudaMalloc in");
+    ok(cudaMalloc(&out, n * sizeof(T)), "cudaMalloc out");
+    ok(cudaMalloc(&ref, n * sizeof(T)), "cudaMalloc ref");
+    fill<<<1024, 256, 0, s>>>(in, n, 777);
+    ok(cudaGetLastError(), "fill");
+    std::size_t cub_bytes = 0;
+    cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, in, ref, n, s);
+    void* cub_temp = nullptr;
+    ok(cudaMalloc(&cub_temp, cub_bytes), "cudaMalloc cub");
+    timer t(s);
+    auto run_sweep = [&] { sweep::inclusive_scan(sweep::gpu.on(s), in, in + n, out); };
+    auto run_cub = [&] {
+        std::size_t b = cub_bytes;
+        cub::DeviceScan::InclusiveSum(cub_temp, b, in, ref, n, s);
+    };
+    std::vector<double> ratios, sw, cb;
+    for (int r = 0; r < rounds; ++r) {
+        double a, b;
+        if (r % 2 == 0) {
+            a = t.median_us(run_sweep);
+            b = t.median_us(run_cub);
+        } else {
+            b = t.median_us(run_cub);
+            a = t.median_us(run_sweep);
+        }
+        sw.push_back(a);
+        cb.push_back(b);
+        ratios.push_back(b / a);
+    }
+    ok(cudaStreamSynchronize(s), "ab");
+    const bool exact = !std::is_floating_point_v<T>;
+    const char* check = exact ? (same_bits(out, ref, n) ? "ok" : "MISMATCH") : "n/a";
+    auto med = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf("| %-6s | 2^%-2d | %2d | %9.1f | %9.1f | %6.3fx | %6.3fx | %6.3fx | %s |\n", name, lg,
+                rounds, med(sw), med(cb), med(ratios),
+                *std::min_element(ratios.begin(), ratios.end()),
+                *std::max_element(ratios.begin(), ratios.end()), check);
+    std::fflush(stdout);
+    cudaFree(cub_temp);
+    cudaFree(in);
+    cudaFree(out);
+    cudaFree(ref);
+}
+
 }  // namespace
 
+int ab_main(int argc, char** argv) {
+    // ab [log2 list = 24,28] [types = int32,float,int64,double] [rounds = 11]
+    const std::string sizes = argc > 2 ? argv[2] : "24,28";
+    const std::string types = argc > 3 ? argv[3] : "int32,float,int64,double";
+    const int rounds = argc > 4 ? std::atoi(argv[4]) : 11;
+    cudaDeviceProp prop{};
+    ok(cudaGetDeviceProperties(&prop, 0), "props");
+    std::printf("device: %s; inclusive sum, sweep vs CUB in alternating rounds of 25 calls each "
+                "(3 warm-ups per round); us = median over rounds of each round's median; "
+                "vs CUB = median, min and max of the rounds' CUB/sweep ratios\n\n", prop.name);
+    std::printf("| type   | n    | rounds | sweep us | cub us | vs CUB | min | max | check |\n");
+    std::printf("|--------|------|----|-----------|-----------|---------|---------|---------|-------|\n");
+    cudaStream_t s;
+    ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    std::size_t pos = 0;
+    while (pos <= sizes.size()) {
+        const std::size_t comma = sizes.find(',', pos);
+        const int lg = std::atoi(sizes.substr(pos, comma - pos).c_str());
+        if (types.find("int32") != std::string::npos) bench_ab<std::int32_t>("int32", lg, rounds, s);
+        if (types.find("float") != std::string::npos) bench_ab<float>("float", lg, rounds, s);
+        if (types.find("int64") != std::string::npos) bench_ab<std::int64_t>("int64", lg, rounds, s);
+        if (types.find("double") != std::string::npos) bench_ab<double>("double", lg, rounds, s);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    cudaStreamDestroy(s);
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "ab") == 0) return ab_main(argc, argv);
     const int hi = argc > 1 ? std::atoi(argv[1]) : 30;
     const int lo = argc > 2 ? std::atoi(argv[2]) : 10;
     const char* only = argc > 3 ? argv[3] : nullptr;
