@@ -124,13 +124,13 @@ double geometry_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s
 
 /// The ordered (deterministic) register path at another geometry: what a different canonical
 /// geometry would cost (the canonical one is a contract: choose it before it ships).
-template <class Tuning, class T>
+template <class Tuning, class T, bool Ordered = true>
 double ordered_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s) {
     namespace cu = sweep::detail::cuda;
     cu::reg_array<T, 1> init;
     const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
     return t.median_us([&] {
-        cu::launch_scan<Tuning, true, T, const T*, T*, sweep::plus<T>, sweep::detail::identity,
+        cu::launch_scan<Tuning, Ordered, T, const T*, T*, sweep::plus<T>, sweep::detail::identity,
                         void>("bench", in, out, n, sweep::plus<T>{}, sweep::detail::identity{},
                               init, false, false, s, alloc);
     });
@@ -205,6 +205,13 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
             row("  64 x 32", ordered_us<cu::scan_tuning<64, 32, 1>>(t, in, out, n, s));
             row("  128 x 32, 2 windows", ordered_us<cu::scan_tuning<128, 32, 2>>(t, in, out, n, s));
             row("  128 x 32, 4 windows", ordered_us<cu::scan_tuning<128, 32, 4>>(t, in, out, n, s));
+            // What the ordering costs on the same path, and whether pipelining (the persistent
+            // kernel: next tile's load overlaps this tile's wait) or more resident blocks hide it.
+            row("  128 x 32 UNORDERED", ordered_us<cu::scan_tuning<128, 32, 1>, T, false>(t, in, out, n, s));
+            row("  128 x 32, 2 stages", ordered_us<cu::scan_tuning<128, 32, 1, 2>>(t, in, out, n, s));
+            row("  128 x 32, 2 stages UNORD.", ordered_us<cu::scan_tuning<128, 32, 1, 2>, T, false>(t, in, out, n, s));
+            row("  128 x 32, min 4 blocks", ordered_us<cu::scan_tuning<128, 32, 1, 1, 0, 4>>(t, in, out, n, s));
+            row("  128 x 32, 2 stages, min 3", ordered_us<cu::scan_tuning<128, 32, 1, 2, 0, 3>>(t, in, out, n, s));
         } else {
             row("  128 x 16 (canonical)", ordered_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
             row("  256 x 8", ordered_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
@@ -212,6 +219,11 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
             row("  64 x 16", ordered_us<cu::scan_tuning<64, 16, 1>>(t, in, out, n, s));
             row("  128 x 16, 2 windows", ordered_us<cu::scan_tuning<128, 16, 2>>(t, in, out, n, s));
             row("  128 x 16, 4 windows", ordered_us<cu::scan_tuning<128, 16, 4>>(t, in, out, n, s));
+            row("  128 x 16 UNORDERED", ordered_us<cu::scan_tuning<128, 16, 1>, T, false>(t, in, out, n, s));
+            row("  128 x 16, 2 stages", ordered_us<cu::scan_tuning<128, 16, 1, 2>>(t, in, out, n, s));
+            row("  128 x 16, 2 stages UNORD.", ordered_us<cu::scan_tuning<128, 16, 1, 2>, T, false>(t, in, out, n, s));
+            row("  128 x 16, min 4 blocks", ordered_us<cu::scan_tuning<128, 16, 1, 1, 0, 4>>(t, in, out, n, s));
+            row("  128 x 16, 2 stages, min 3", ordered_us<cu::scan_tuning<128, 16, 1, 2, 0, 3>>(t, in, out, n, s));
         }
     }
     if constexpr (std::is_same_v<T, double>) {

@@ -13,7 +13,8 @@
 // every tile's prefix is ((A_0 op A_1) op A_2) ... whatever the scheduler did (the deterministic
 // mode, docs/numerics.md). It walks back to the nearest prefix as the default mode does, then
 // folds forward serially (one op per tile after the prefix, its operand shuffled in ahead of the
-// chain: fold_lanes; and one more read of each 32 tiles the walk passed beyond the first poll).
+// chain: fold_lanes) over the windows it passed, kept in registers (kept_windows; a longer walk
+// reads the windows beyond those a second time on its way forward: ordered_walk_far).
 #pragma once
 
 #include <cstdint>
@@ -108,6 +109,62 @@ __device__ __forceinline__ void fold_lanes(maybe<T>& w, const T& v, int top, Op&
     }
 }
 
+/// Windows the ordered look-back keeps in registers while it walks (one value per lane each).
+inline constexpr int kept_windows = 8;
+
+/// The ordered chain through tile `stop` - 1 (stop > 0), for walks longer than the kept windows:
+/// walks back from `stop`, Windows windows per poll, to the nearest published prefix, then reads
+/// the passed windows again on the way forward (each was seen published: these reads do not wait;
+/// one may have become a prefix meanwhile, and then the fold restarts from the nearest such,
+/// which is the chain's value again).
+template <unsigned BackoffNs, int Windows, class T, class Op, class State>
+__device__ __noinline__ T ordered_walk_far(const State& state, std::int64_t stop, Op& op, int lane) {
+    std::int64_t end = stop;
+    for (;;) {
+        std::uint32_t s[Windows];
+        reg_array<T, Windows> v;
+        read_windows<BackoffNs, Windows>(state, end, lane, s, v);
+        int jw = -1, k = 0;
+#pragma unroll
+        for (int j = 0; j < Windows; ++j) {
+            const unsigned prefixes = __ballot_sync(full_mask, s[j] == status_prefix);
+            if (jw < 0 && prefixes != 0) {
+                jw = j;
+                k = __ffs(prefixes) - 1;
+            }
+        }
+        if (jw < 0) {  // no prefix in this poll: every tile of it has its aggregate; go on
+            end -= Windows * warp_threads;
+            continue;
+        }
+        maybe<T> w;
+#pragma unroll
+        for (int j = Windows - 1; j >= 0; --j) {
+            if (j > jw) continue;
+            fold_lanes(w, v[j], j == jw ? k : warp_threads - 1, op);
+        }
+        // w: the chain through tile end - 1; forward over [end, stop), 32 tiles at a time.
+        while (end < stop) {
+            const std::int64_t e = end + warp_threads < stop ? end + warp_threads : stop;
+            std::uint32_t s1[1];
+            reg_array<T, 1> v1;
+            read_windows<BackoffNs, 1>(state, e, lane, s1, v1);  // lane l: tile e - 1 - l
+            const int top = static_cast<int>(e - 1 - end);      // lanes top..0: end..e-1
+            const unsigned prefixes =
+                __ballot_sync(full_mask, lane <= top && s1[0] == status_prefix);
+            int from = top;
+            if (prefixes != 0) {
+                const int kk = __ffs(prefixes) - 1;
+                w = maybe<T>(shfl_idx(v1[0], kk));
+                from = kk - 1;
+            }
+            if (from >= 0) fold_lanes(w, v1[0], from, op);
+            end = e;
+        }
+        return w.get();
+    }
+}
+
 /// The exclusive prefix of `tile` (> 0). Called by all 32 lanes of one warp; every lane returns
 /// the prefix. Publishes A(aggregate) first and P(prefix op aggregate) last.
 template <bool Ordered, unsigned BackoffNs, int Windows, class T, class Op, class State>
@@ -119,11 +176,18 @@ __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const 
         // Walk back, Windows windows (32 * Windows tiles) per poll, to the nearest published
         // prefix P_j, as the default mode walks; then fold strictly left to right from P_j over
         // every tile after it. Any P_j gives the same value (P_j is the chain up to j), so where
-        // the walk stops changes the speed, never the bits. (The first version waited in place
-        // until a prefix showed in the nearest windows: the prefixes then advanced 32 tiles per
-        // round trip, and deterministic scans ran at 0.4-0.6x the default mode on the H200.)
+        // the walk stops changes the speed, never the bits.
+        // The windows the walk passes are kept in registers (up to kept_windows of them), so that
+        // the fold forward needs no second read of them: with a re-read per 32 tiles, a tile far
+        // from the nearest prefix paid two L2 round trips per 32 tiles of distance, the prefixes
+        // then advanced ~16 tiles per round trip, and deterministic scans ran at 0.35-0.5x the
+        // default mode on the H200 (time proportional to the number of tiles, ~22-26 ns each,
+        // whatever the tile size). Longer walks fall back to the re-read (ordered_walk_far).
+        constexpr int polls = kept_windows / Windows > 0 ? kept_windows / Windows : 1;
+        reg_array<T, polls * Windows> kept;
         std::int64_t end = tile;
-        for (;;) {
+#pragma unroll
+        for (int poll = 0; poll < polls; ++poll) {
             std::uint32_t s[Windows];
             reg_array<T, Windows> v;
             read_windows<BackoffNs, Windows>(state, end, lane, s, v);
@@ -136,40 +200,33 @@ __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const 
                     k = __ffs(prefixes) - 1;
                 }
             }
-            if (jw < 0) {  // no prefix in this poll: every tile of it has its aggregate; go on
-                end -= Windows * warp_threads;
-                continue;
-            }
-            maybe<T> w;
+            if (jw >= 0) {
+                maybe<T> w;
 #pragma unroll
-            for (int j = Windows - 1; j >= 0; --j) {
-                if (j > jw) continue;
-                fold_lanes(w, v[j], j == jw ? k : warp_threads - 1, op);
-            }
-            // w: the chain through tile end - 1.
-            // Forward over the tiles the walk passed, [end, tile), 32 at a time. Each of them
-            // was seen published (the polls wait for that, and a status never goes back), so
-            // these reads do not wait. One may have turned into a prefix meanwhile: then the
-            // fold restarts from the nearest such, which is the chain's value again.
-            while (end < tile) {
-                const std::int64_t e = end + warp_threads < tile ? end + warp_threads : tile;
-                std::uint32_t s1[1];
-                reg_array<T, 1> v1;
-                read_windows<BackoffNs, 1>(state, e, lane, s1, v1);  // lane l: tile e - 1 - l
-                const int top = static_cast<int>(e - 1 - end);      // lanes top..0: end..e-1
-                const unsigned prefixes =
-                    __ballot_sync(full_mask, lane <= top && s1[0] == status_prefix);
-                int from = top;
-                if (prefixes != 0) {
-                    const int kk = __ffs(prefixes) - 1;
-                    w = maybe<T>(shfl_idx(v1[0], kk));
-                    from = kk - 1;
+                for (int j = Windows - 1; j >= 0; --j) {
+                    if (j > jw) continue;
+                    fold_lanes(w, v[j], j == jw ? k : warp_threads - 1, op);
                 }
-                if (from >= 0) fold_lanes(w, v1[0], from, op);
-                end = e;
+#pragma unroll
+                for (int q = poll - 1; q >= 0; --q)
+#pragma unroll
+                    for (int j = Windows - 1; j >= 0; --j)
+                        fold_lanes(w, kept[q * Windows + j], warp_threads - 1, op);
+                return w.get();
             }
-            return w.get();
+#pragma unroll
+            for (int j = 0; j < Windows; ++j) kept[poll * Windows + j] = v[j];
+            end -= Windows * warp_threads;
         }
+        // No prefix within the kept windows: the chain through tile end - 1 the slow way, then
+        // the kept windows on top of it.
+        maybe<T> w(ordered_walk_far<BackoffNs, Windows, T>(state, end, op, lane));
+#pragma unroll
+        for (int q = polls - 1; q >= 0; --q)
+#pragma unroll
+            for (int j = Windows - 1; j >= 0; --j)
+                fold_lanes(w, kept[q * Windows + j], warp_threads - 1, op);
+        return w.get();
     } else {
         maybe<T> acc;  // reduction of the tiles already combined (to the right of the window)
         std::int64_t end = tile;
