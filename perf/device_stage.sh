@@ -9,7 +9,8 @@
 #   racecheck:T1,T2  the same with racecheck
 #   ctest:REGEX      ctest over everything except REGEX (e.g. the GPU tests, run by `tests`)
 #   run:NAME:CMD     run CMD (relative to the build dir) into $OUT/NAME.md
-# Logs go to $OUT.
+# Logs go to $OUT. STAGE_CMAKE_ARGS: extra configure arguments (e.g. -DSWEEP_PRECOMPILED_KERNELS=OFF
+# for a quick run of nvcc-compiled tests and benches only).
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" /tmp/deps
@@ -20,7 +21,7 @@ log() { echo "$@" | tee -a "$OUT/summary.md"; }
 for stage in "$@"; do
   case $stage in
     build|build:*)
-      [ -f $B/CMakeCache.txt ] || cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
+      [ -f $B/CMakeCache.txt ] || cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 ${STAGE_CMAKE_ARGS:-} >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
       targets=""
       [ "$stage" != build ] && targets="--target ${stage#build:}" && targets=${targets//,/ }
       ( time cmake --build $B -j16 $targets -- -k ) >"$OUT/build.log" 2>&1
