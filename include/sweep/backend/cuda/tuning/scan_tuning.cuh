@@ -97,8 +97,20 @@ struct default_scan_bulk_tuning_for {
 template <> struct default_scan_bulk_tuning_for<4> { using type = scan_bulk_tuning<128, 16 * 1024>; };
 template <> struct default_scan_bulk_tuning_for<8> { using type = scan_bulk_tuning<128, 16 * 1024>; };
 
+/// The shared-memory path's tuning by accumulator type: by size, except compensated pairs, whose
+/// tile holds the 4- or 8-byte elements (run_tile_wide): the 4- and 8-byte geometry, 128 threads x
+/// 16 KB. perf/gpu/bench_gpu_numerics.cu measures the alternatives.
 template <class Acc>
-using default_scan_bulk_tuning = typename default_scan_bulk_tuning_for<sizeof(Acc)>::type;
+struct scan_bulk_tuning_of {
+    using type = typename default_scan_bulk_tuning_for<sizeof(Acc)>::type;
+};
+template <class T>
+struct scan_bulk_tuning_of<comp_sum<T>> {
+    using type = scan_bulk_tuning<128, 16 * 1024>;
+};
+
+template <class Acc>
+using default_scan_bulk_tuning = typename scan_bulk_tuning_of<Acc>::type;
 
 /// Inputs of at most this many tiles run in one block that walks the tiles in order: no tile
 /// state, no memset, no look-back (the small-n path).
