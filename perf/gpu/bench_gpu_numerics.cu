@@ -2,9 +2,10 @@
 // sums in the default mode, .deterministic(), .compensated() and both, next to CUB's
 // InclusiveScan with a (sum, carry) pair operator (the anchor of shared/ANCHORS.md: input read
 // through a transform iterator x -> (x, 0), output written through a transform output iterator
-// (s, c) -> s + c), in one process. Then, for the compensated double scan, the register-path tile
-// geometries a tuning decision would choose among (the canonical one is fixed: it defines the
-// deterministic bits; the default-mode one is free).
+// (s, c) -> s + c), in one process. Then the compensated scan on the shared-memory path at
+// several bulk geometries next to the register path it replaced ("before"), and, for the
+// compensated double scan, the register-path tile geometries (the canonical one is fixed: it
+// defines the deterministic bits; the default-mode one is free).
 //
 // Method as bench_gpu_scan.cu: buffers allocated once, inputs generated on the device, 3 warm-ups
 // then the median of 25 calls timed with CUDA events on one stream; bandwidth counts n values
@@ -122,6 +123,22 @@ double geometry_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s
     });
 }
 
+/// The compensated scan on the shared-memory path (scan_bulk_agent::run_tile_wide) at another
+/// bulk geometry (threads, tile bytes of elements).
+template <class BulkTuning, class T>
+double bulk_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    using C = sweep::detail::comp_sum<T>;
+    using F = sweep::detail::to_comp<T, sweep::detail::identity>;
+    cu::reg_array<C, 1> init;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    return t.median_us([&] {
+        cu::launch_scan<cu::default_scan_tuning<C>, false, C, const T*, T*,
+                        sweep::detail::comp_plus<T>, F, BulkTuning>(
+            "bench", in, out, n, sweep::detail::comp_plus<T>{}, F{}, init, false, false, s, alloc);
+    });
+}
+
 /// The ordered (deterministic) register path at another geometry: what a different canonical
 /// geometry would cost (the canonical one is a contract: choose it before it ships).
 template <class Tuning, class T>
@@ -213,6 +230,25 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
             row("  128 x 16, 2 windows", ordered_us<cu::scan_tuning<128, 16, 2>>(t, in, out, n, s));
             row("  128 x 16, 4 windows", ordered_us<cu::scan_tuning<128, 16, 4>>(t, in, out, n, s));
         }
+    }
+    {
+        // The compensated default is the shared-memory path now (aligned pointers); the register
+        // path it replaced is the "register path (before)" row.
+        namespace cu = sweep::detail::cuda;
+        std::printf("|        |      | compensated, shared-memory path (threads x tile bytes): |\n");
+        row("  128 x 16 KB (default)", bulk_us<cu::scan_bulk_tuning<128, 16 * 1024>>(t, in, out, n, s));
+        row("  256 x 32 KB", bulk_us<cu::scan_bulk_tuning<256, 32 * 1024>>(t, in, out, n, s));
+        row("  128 x 32 KB", bulk_us<cu::scan_bulk_tuning<128, 32 * 1024>>(t, in, out, n, s));
+        row("  256 x 16 KB", bulk_us<cu::scan_bulk_tuning<256, 16 * 1024>>(t, in, out, n, s));
+        row("  128 x 8 KB", bulk_us<cu::scan_bulk_tuning<128, 8 * 1024>>(t, in, out, n, s));
+        row("  128 x 16 KB, speculative",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, true>>(t, in, out, n, s));
+        if constexpr (sizeof(T) == 4)
+            row("  register path (before), 128 x 16",
+                geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+        else
+            row("  register path (before), 128 x 8",
+                geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
     }
     if constexpr (std::is_same_v<T, double>) {
         namespace cu = sweep::detail::cuda;
