@@ -235,14 +235,24 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
         // The compensated default is the shared-memory path now (aligned pointers); the register
         // path it replaced is the "register path (before)" row.
         namespace cu = sweep::detail::cuda;
-        std::printf("|        |      | compensated, shared-memory path (threads x tile bytes): |\n");
-        row("  128 x 16 KB (default)", bulk_us<cu::scan_bulk_tuning<128, 16 * 1024>>(t, in, out, n, s));
-        row("  256 x 32 KB", bulk_us<cu::scan_bulk_tuning<256, 32 * 1024>>(t, in, out, n, s));
-        row("  128 x 32 KB", bulk_us<cu::scan_bulk_tuning<128, 32 * 1024>>(t, in, out, n, s));
-        row("  256 x 16 KB", bulk_us<cu::scan_bulk_tuning<256, 16 * 1024>>(t, in, out, n, s));
-        row("  128 x 8 KB", bulk_us<cu::scan_bulk_tuning<128, 8 * 1024>>(t, in, out, n, s));
-        row("  128 x 16 KB, speculative",
-            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, true>>(t, in, out, n, s));
+        // threads x tile bytes, vectors a lane a round in pass 2 (scan_bulk_tuning's LaneVecs).
+        std::printf("|        |      | compensated, shared-memory path (threads x tile bytes, vectors a lane): |\n");
+        row("  128 x 16 KB, 2 (default)",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  128 x 16 KB, 1",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 1>>(t, in, out, n, s));
+        row("  128 x 16 KB, 4",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 4>>(t, in, out, n, s));
+        row("  256 x 32 KB, 2",
+            bulk_us<cu::scan_bulk_tuning<256, 32 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  128 x 32 KB, 2",
+            bulk_us<cu::scan_bulk_tuning<128, 32 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  256 x 16 KB, 2",
+            bulk_us<cu::scan_bulk_tuning<256, 16 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  128 x 8 KB, 2",
+            bulk_us<cu::scan_bulk_tuning<128, 8 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  128 x 16 KB, 2, speculative",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, true, 0, 2>>(t, in, out, n, s));
         if constexpr (sizeof(T) == 4)
             row("  register path (before), 128 x 16",
                 geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));

@@ -75,6 +75,10 @@ struct scan_bulk_agent {
     static constexpr int rounds = warp_vecs / warp_threads;
     static constexpr std::int64_t tile_items = std::int64_t{tile_vecs} * vec;
     static_assert(threads % warp_threads == 0 && warp_vecs % warp_threads == 0 && rounds >= 1);
+    /// The wide path's second pass: vectors a lane takes a round, and its rounds.
+    static constexpr int lane_vecs = wide ? Tuning::lane_vecs : 1;
+    static constexpr int wide_rounds = warp_vecs / (warp_threads * lane_vecs);
+    static_assert(lane_vecs >= 1 && warp_vecs % (warp_threads * lane_vecs) == 0);
 
     struct header {
         alignas(16) std::uint64_t bar;
@@ -270,42 +274,57 @@ struct scan_bulk_agent {
         maybe<Acc> carry = warp_run(tile, prefix);
 
         // ---- pass 2: rescan from the raw elements, combine, convert and store ----------------
+        // Round r: lane l takes the lane_vecs consecutive vectors starting at
+        // (r * 32 + l) * lane_vecs, i.e. `items` consecutive elements (2-way bank conflicts on
+        // the loads at 2 vectors; the stores of a round still cover whole 512-byte spans).
+        constexpr int lv = lane_vecs;
+        constexpr int items = lv * vec;
         const std::int64_t base = tile * tile_items;
         const bool full = p.n - base >= tile_items;
         const std::int64_t warp_first = base + std::int64_t{warp} * warp_vecs * vec;
 #pragma unroll 2
-        for (int r = 0; r < rounds; ++r) {
-            reg_array<Acc, vec> x = load_acc(mine + r * warp_threads + lane);
+        for (int r = 0; r < wide_rounds; ++r) {
+            const int v0 = (r * warp_threads + lane) * lv;  // the lane's first vector in `mine`
+            reg_array<Acc, items> x;
 #pragma unroll
-            for (int i = 1; i < vec; ++i) x[i] = static_cast<Acc>(op(x[i - 1], x[i]));
-            const Acc incl = warp_inclusive_scan(x[vec - 1], op, lane);
+            for (int k = 0; k < lv; ++k) {
+                const reg_array<Acc, vec> y = load_acc(mine + v0 + k);
+#pragma unroll
+                for (int i = 0; i < vec; ++i) x[k * vec + i] = y[i];
+            }
+#pragma unroll
+            for (int i = 1; i < items; ++i) x[i] = static_cast<Acc>(op(x[i - 1], x[i]));
+            const Acc incl = warp_inclusive_scan(x[items - 1], op, lane);
             const Acc left = shfl_up(incl, 1);  // meaningless on lane 0
             const Acc round_total = shfl_idx(incl, warp_threads - 1);
             const maybe<Acc> before = lane == 0 ? carry : maybe<Acc>(combine(carry, left, op));
-            reg_array<out_value, vec> o;
+            reg_array<out_value, items> o;
             if (p.mode.exclusive) {
                 // out_i = before op x_{i-1}; before always holds at least the init.
                 o[0] = static_cast<out_value>(before.get());
 #pragma unroll
-                for (int i = 1; i < vec; ++i)
+                for (int i = 1; i < items; ++i)
                     o[i] = static_cast<out_value>(static_cast<Acc>(op(before.get(), x[i - 1])));
             } else if (before.has) {
 #pragma unroll
-                for (int i = 0; i < vec; ++i)
+                for (int i = 0; i < items; ++i)
                     o[i] = static_cast<out_value>(static_cast<Acc>(op(before.get(), x[i])));
             } else {
 #pragma unroll
-                for (int i = 0; i < vec; ++i) o[i] = static_cast<out_value>(x[i]);
+                for (int i = 0; i < items; ++i) o[i] = static_cast<out_value>(x[i]);
             }
             carry = maybe<Acc>(combine(carry, round_total, op));
-            const std::int64_t first_item = warp_first + std::int64_t{r * warp_threads + lane} * vec;
+            const std::int64_t first_item = warp_first + std::int64_t{v0} * vec;
             if (full) {
-                uint4 w;
-                std::memcpy(&w, &o, 16);
-                *reinterpret_cast<uint4*>(p.out + first_item) = w;
+#pragma unroll
+                for (int k = 0; k < lv; ++k) {
+                    uint4 w;
+                    std::memcpy(&w, &o[k * vec], 16);
+                    *reinterpret_cast<uint4*>(p.out + first_item + k * vec) = w;
+                }
             } else {
 #pragma unroll
-                for (int i = 0; i < vec; ++i)
+                for (int i = 0; i < items; ++i)
                     if (first_item + i < p.n) p.out[first_item + i] = o[i];
             }
         }

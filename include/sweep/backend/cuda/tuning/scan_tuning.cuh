@@ -75,14 +75,19 @@ using canonical_scan_tuning =
     scan_tuning<canonical::geometry<Acc>::threads, canonical::geometry<Acc>::items, 1>;
 
 /// The shared-memory tile path (agent/scan_bulk_agent.cuh): Threads per block, TileBytes of data
-/// per tile (a multiple of 512 * Threads / 32), Speculative: start the tile's copy before the
-/// ticket arrives (kernels/scan_kernels.cuh).
-template <int Threads, int TileBytes, bool Speculative = false, unsigned BackoffNs = 0>
+/// per tile (a multiple of 512 * Threads / 32 * LaneVecs), Speculative: start the tile's copy
+/// before the ticket arrives (kernels/scan_kernels.cuh). LaneVecs: consecutive 16-byte vectors a
+/// lane scans per round in the second pass of the wide path (accumulator wider than the element,
+/// run_tile_wide): the scan across the lanes, the costly part with a compensated pair, is then
+/// paid once per LaneVecs vectors. The same-size path ignores it.
+template <int Threads, int TileBytes, bool Speculative = false, unsigned BackoffNs = 0,
+          int LaneVecs = 1>
 struct scan_bulk_tuning {
     static constexpr int threads = Threads;
     static constexpr int tile_bytes = TileBytes;
     static constexpr bool speculative = Speculative;
     static constexpr unsigned backoff_ns = BackoffNs;
+    static constexpr int lane_vecs = LaneVecs;
 };
 
 template <std::size_t Size>
@@ -99,14 +104,17 @@ template <> struct default_scan_bulk_tuning_for<8> { using type = scan_bulk_tuni
 
 /// The shared-memory path's tuning by accumulator type: by size, except compensated pairs, whose
 /// tile holds the 4- or 8-byte elements (run_tile_wide): the 4- and 8-byte geometry, 128 threads x
-/// 16 KB. perf/gpu/bench_gpu_numerics.cu measures the alternatives.
+/// 16 KB, with 2 vectors a lane a round in the second pass (by instruction counts: the Kogge-Stone
+/// across the lanes is 5 of the ~10 pair additions a lane makes a round with one vector; two
+/// vectors halve its share; not yet measured). perf/gpu/bench_gpu_numerics.cu measures the
+/// alternatives.
 template <class Acc>
 struct scan_bulk_tuning_of {
     using type = typename default_scan_bulk_tuning_for<sizeof(Acc)>::type;
 };
 template <class T>
 struct scan_bulk_tuning_of<comp_sum<T>> {
-    using type = scan_bulk_tuning<128, 16 * 1024>;
+    using type = scan_bulk_tuning<128, 16 * 1024, false, 0, 2>;
 };
 
 template <class Acc>
