@@ -78,7 +78,8 @@ struct scan_bulk_agent {
     /// The wide path's second pass: vectors a lane takes a round, and its rounds.
     static constexpr int lane_vecs = wide ? Tuning::lane_vecs : 1;
     static constexpr int wide_rounds = warp_vecs / (warp_threads * lane_vecs);
-    static_assert(lane_vecs >= 1 && warp_vecs % (warp_threads * lane_vecs) == 0);
+    static_assert((lane_vecs == 1 || lane_vecs == 2 || lane_vecs == 4 || lane_vecs == 8) &&
+                  warp_vecs % (warp_threads * lane_vecs) == 0);
 
     struct header {
         alignas(16) std::uint64_t bar;
@@ -232,8 +233,8 @@ struct scan_bulk_agent {
     }
 
     /// The vector's elements, transformed into the accumulator.
-    __device__ reg_array<Acc, vec> load_acc(const uint4* at) const {
-        const uint4 raw = *at;
+    __device__ reg_array<Acc, vec> load_acc(const uint4* at) const { return to_acc(*at); }
+    __device__ reg_array<Acc, vec> to_acc(const uint4& raw) const {
         reg_array<in_value, vec> a;
         std::memcpy(&a, &raw, 16);
         reg_array<Acc, vec> x;
@@ -275,20 +276,32 @@ struct scan_bulk_agent {
 
         // ---- pass 2: rescan from the raw elements, combine, convert and store ----------------
         // Round r: lane l takes the lane_vecs consecutive vectors starting at
-        // (r * 32 + l) * lane_vecs, i.e. `items` consecutive elements (2-way bank conflicts on
-        // the loads at 2 vectors; the stores of a round still cover whole 512-byte spans).
+        // (r * 32 + l) * lane_vecs, i.e. `items` consecutive elements (the stores of a round
+        // still cover whole 512-byte spans). The loads go in a rotated order: 16-byte loads
+        // conflict within 8 lanes, where lanes l and l + 8 / lv would hit one bank group at one
+        // step; lane l starts at its vector `rot` = (l * lv / 8) mod lv, which spreads them over
+        // all 8 groups, and selects with constant indices put the vectors back in order.
         constexpr int lv = lane_vecs;
         constexpr int items = lv * vec;
+        constexpr int rot_shift = lv == 2 ? 2 : lv == 4 ? 1 : 0;
+        const int rot = lv == 1 ? 0 : (lane >> rot_shift) & (lv - 1);
         const std::int64_t base = tile * tile_items;
         const bool full = p.n - base >= tile_items;
         const std::int64_t warp_first = base + std::int64_t{warp} * warp_vecs * vec;
 #pragma unroll 2
         for (int r = 0; r < wide_rounds; ++r) {
             const int v0 = (r * warp_threads + lane) * lv;  // the lane's first vector in `mine`
+            uint4 raw[lv];  // raw[j]: vector (j + rot) mod lv of the lane's
+#pragma unroll
+            for (int j = 0; j < lv; ++j) raw[j] = mine[v0 + ((j + rot) & (lv - 1))];
             reg_array<Acc, items> x;
 #pragma unroll
             for (int k = 0; k < lv; ++k) {
-                const reg_array<Acc, vec> y = load_acc(mine + v0 + k);
+                uint4 vk = raw[k];  // rot == 0
+#pragma unroll
+                for (int q = 1; q < lv; ++q)
+                    if (rot == q) vk = raw[(k - q) & (lv - 1)];
+                const reg_array<Acc, vec> y = to_acc(vk);
 #pragma unroll
                 for (int i = 0; i < vec; ++i) x[k * vec + i] = y[i];
             }
