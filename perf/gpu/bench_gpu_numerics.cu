@@ -4,7 +4,8 @@
 // through a transform iterator x -> (x, 0), output written through a transform output iterator
 // (s, c) -> s + c), in one process. Then the compensated scan on the shared-memory path at
 // several bulk geometries next to the register path it replaced ("before"), and, for the
-// compensated double scan, the register-path tile geometries (the canonical one is fixed: it
+// compensated double scan, the same with the split tile-state layout instead of the paired one
+// ("split states") and the register-path tile geometries (the canonical one is fixed: it
 // defines the deterministic bits; the default-mode one is free).
 //
 // Method as bench_gpu_scan.cu: buffers allocated once, inputs generated on the device, 3 warm-ups
@@ -25,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -136,6 +138,52 @@ double bulk_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s) {
         cu::launch_scan<cu::default_scan_tuning<C>, false, C, const T*, T*,
                         sweep::detail::comp_plus<T>, F, BulkTuning>(
             "bench", in, out, n, sweep::detail::comp_plus<T>{}, F{}, init, false, false, s, alloc);
+    });
+}
+
+/// The compensated double pair under another name, which the paired tile-state layout
+/// (lookback::paired_state_v, opted in for comp_sum<double> only) does not take: the same scan
+/// with the split layout (status word, then the value slot after a fence), for the comparison.
+struct split_pair {
+    double s, c;
+    __host__ __device__ operator double() const {
+        const double r = s + c;
+        return r != r ? s : r;
+    }
+};
+struct split_plus {
+    __host__ __device__ split_pair operator()(const split_pair& a, const split_pair& b) const {
+        const auto r = sweep::detail::comp_plus<double>{}(sweep::detail::comp_sum<double>{a.s, a.c},
+                                                          sweep::detail::comp_sum<double>{b.s, b.c});
+        return split_pair{r.s, r.c};
+    }
+};
+struct to_split {
+    __host__ __device__ split_pair operator()(double x) const { return split_pair{x, 0.0}; }
+};
+
+}  // namespace
+
+namespace sweep::detail::cuda {
+template <>
+inline constexpr bool reorderable_op_v<split_plus> = true;  // the compensated sum, renamed
+}  // namespace sweep::detail::cuda
+
+namespace {
+
+template <class BulkTuning>
+double bulk_split_us(timer& t, const double* in, double* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    static_assert(std::is_same_v<cu::lookback::tile_state<split_pair>,
+                                 cu::lookback::tile_state_split<split_pair>>);
+    static_assert(cu::scan_bulk_agent<BulkTuning, split_pair, const double*, double*, split_plus,
+                                      to_split>::wide);
+    cu::reg_array<split_pair, 1> init;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    return t.median_us([&] {
+        cu::launch_scan<cu::default_scan_tuning<sweep::detail::comp_sum<double>>, false, split_pair,
+                        const double*, double*, split_plus, to_split, BulkTuning>(
+            "bench", in, out, n, split_plus{}, to_split{}, init, false, false, s, alloc);
     });
 }
 
@@ -253,6 +301,9 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
             bulk_us<cu::scan_bulk_tuning<128, 8 * 1024, false, 0, 2>>(t, in, out, n, s));
         row("  128 x 16 KB, 2, speculative",
             bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, true, 0, 2>>(t, in, out, n, s));
+        if constexpr (sizeof(T) == 8)
+            row("  128 x 16 KB, 2, split states",
+                bulk_split_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2>>(t, in, out, n, s));
         if constexpr (sizeof(T) == 4)
             row("  register path (before), 128 x 16",
                 geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
