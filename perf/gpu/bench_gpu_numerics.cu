@@ -187,6 +187,22 @@ double bulk_split_us(timer& t, const double* in, double* out, std::int64_t n, cu
     });
 }
 
+/// Compensated + deterministic (the ordered register path over pairs) at another geometry: what a
+/// different canonical geometry for the pair's size would cost (it would change the bits of
+/// every deterministic scan with an accumulator of that size, on every policy alike).
+template <class Tuning, class T>
+double ordered_comp_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    using C = sweep::detail::comp_sum<T>;
+    using F = sweep::detail::to_comp<T, sweep::detail::identity>;
+    cu::reg_array<C, 1> init;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    return t.median_us([&] {
+        cu::launch_scan<Tuning, true, C, const T*, T*, sweep::detail::comp_plus<T>, F, void>(
+            "bench", in, out, n, sweep::detail::comp_plus<T>{}, F{}, init, false, false, s, alloc);
+    });
+}
+
 /// The ordered (deterministic) register path at another geometry: what a different canonical
 /// geometry would cost (the canonical one is a contract: choose it before it ships).
 template <class Tuning, class T>
@@ -280,6 +296,19 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
         }
     }
     {
+        namespace cu = sweep::detail::cuda;
+        std::printf("|        |      | compensated+deterministic (ordered register path over pairs) geometries: |\n");
+        if constexpr (sizeof(T) == 4) {
+            row("  128 x 16 (canonical)", ordered_comp_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+            row("  128 x 32", ordered_comp_us<cu::scan_tuning<128, 32, 1>>(t, in, out, n, s));
+            row("  256 x 8", ordered_comp_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
+        } else {
+            row("  128 x 8 (canonical)", ordered_comp_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
+            row("  128 x 16", ordered_comp_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+            row("  256 x 8", ordered_comp_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
+        }
+    }
+    {
         // The compensated default is the shared-memory path now (aligned pointers); the register
         // path it replaced is the "register path (before)" row.
         namespace cu = sweep::detail::cuda;
@@ -304,6 +333,8 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
         if constexpr (sizeof(T) == 8)
             row("  128 x 16 KB, 2, split states",
                 bulk_split_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2>>(t, in, out, n, s));
+        // What aligned compensated calls ran before session 4 (the register path at its default
+        // of then); misaligned ones now run the register path at 128 x 16 for both types.
         if constexpr (sizeof(T) == 4)
             row("  register path (before), 128 x 16",
                 geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
@@ -316,9 +347,9 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
         std::printf("|        |      | compensated register-path geometries (threads x items): |\n");
         row("  256 x 4 (size table)", geometry_us<cu::scan_tuning<256, 4, 1>>(t, in, out, n, s));
         row("  128 x 4", geometry_us<cu::scan_tuning<128, 4, 1>>(t, in, out, n, s));
-        row("  128 x 8 (default, canonical)", geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
+        row("  128 x 8 (canonical; default before)", geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
         row("  256 x 8", geometry_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
-        row("  128 x 16", geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+        row("  128 x 16 (default, misaligned)", geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
         row("  64 x 16", geometry_us<cu::scan_tuning<64, 16, 1>>(t, in, out, n, s));
     }
     std::fflush(stdout);

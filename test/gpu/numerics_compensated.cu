@@ -208,8 +208,10 @@ std::vector<std::int64_t> wide_edges() {
     const std::int64_t one_block =
         cu::default_scan_tuning<pair_of<T>>::tile_items * cu::single_block_max_tiles;
     const std::int64_t vec = wide_agent<T>::vec;
+    // Tile counts above the one-block size (which the register tuning sets).
+    const std::int64_t k0 = one_block / b + 1;
     std::vector<std::int64_t> s{one_block, one_block + 1};
-    for (const std::int64_t k : {3, 5, 64})
+    for (const std::int64_t k : {k0, k0 + 1, k0 + 60})
         for (const std::int64_t d : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{1}, vec + 1,
                                      b - 32 * vec - 1})
             s.push_back(k * b + d);

@@ -54,8 +54,9 @@ void geometry(const char* label, std::uint64_t salt) {
     const std::int64_t b = A::tile_items;
     const std::int64_t one_block =
         cu::default_scan_tuning<pair_of<T>>::tile_items * cu::single_block_max_tiles;
+    const std::int64_t k0 = one_block / b + 1;  // the fewest tiles above the one-block size
     std::vector<std::int64_t> sizes{one_block + 1, (std::int64_t{1} << 18) + 3};
-    for (const std::int64_t k : {3, 7})
+    for (const std::int64_t k : {k0, k0 + 4})
         for (const std::int64_t d : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{1},
                                      std::int64_t{A::vec} + 1})
             if (k * b + d > one_block) sizes.push_back(k * b + d);

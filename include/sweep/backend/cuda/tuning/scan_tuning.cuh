@@ -58,10 +58,13 @@ struct scan_tuning_of {
 };
 template <class T>
 struct scan_tuning_of<comp_sum<T>> {
-    // Double pairs (16 bytes): 128 x 8, by registers (ptxas, sm_90: 90 a thread -> 5 blocks of
-    // 8 KB tiles an SM, 40 KB in flight; the size table's 256 x 4 uses 84 -> 2 blocks, 16 KB).
-    // Float pairs (8 bytes): the size table's 128 x 16. To be confirmed by bench_gpu_numerics.
-    using type = std::conditional_t<sizeof(T) == 8, scan_tuning<128, 8, 1>, scan_tuning<128, 16, 1>>;
+    // 128 x 16 for both. Double pairs (16 bytes), measured by bench_gpu_numerics on the H200
+    // (perf/results/gpu-session3-perf_numerics-2026-11-21.md, and again in session 4): 128 x 16
+    // 224 us / 3358 us at 2^24 / 2^28 against 311 / 4653 for the earlier 128 x 8 (chosen then by
+    // registers) and 278 / 4162 for 256 x 8. Since session 4 aligned contiguous data takes the
+    // shared-memory path (default_scan_bulk_tuning below); this is the rest (misaligned pointers,
+    // iterators). Float pairs (8 bytes): the size table's 128 x 16.
+    using type = scan_tuning<128, 16, 1>;
 };
 
 template <class Acc>
