@@ -276,11 +276,12 @@ struct scan_bulk_agent {
 
         // ---- pass 2: rescan from the raw elements, combine, convert and store ----------------
         // Round r: lane l takes the lane_vecs consecutive vectors starting at
-        // (r * 32 + l) * lane_vecs, i.e. `items` consecutive elements (the stores of a round
-        // still cover whole 512-byte spans). The loads go in a rotated order: 16-byte loads
-        // conflict within 8 lanes, where lanes l and l + 8 / lv would hit one bank group at one
-        // step; lane l starts at its vector `rot` = (l * lv / 8) mod lv, which spreads them over
-        // all 8 groups, and selects with constant indices put the vectors back in order.
+        // (r * 32 + l) * lane_vecs, i.e. `items` consecutive elements (the lane_vecs stores of a
+        // round together cover a whole span of lane_vecs * 512 bytes). The loads go in a rotated
+        // order: 16-byte loads conflict within 8 lanes, where lanes l and l + 8 / lv would hit
+        // one bank group at one step; lane l starts at its vector `rot` = (l * lv / 8) mod lv,
+        // which spreads them over all 8 groups, and selects with constant indices put the
+        // vectors back in order.
         constexpr int lv = lane_vecs;
         constexpr int items = lv * vec;
         constexpr int rot_shift = lv == 2 ? 2 : lv == 4 ? 1 : 0;

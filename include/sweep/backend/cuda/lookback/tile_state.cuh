@@ -209,9 +209,10 @@ struct tile_state_pair {
 };
 
 /// Which values of 9 to 16 bytes take tile_state_pair instead of the split layout: compensated
-/// double pairs (the .compensated() scans), unless SWEEP_COMP_STATE_SPLIT is defined to 1 (the
-/// numerics bench builds a second binary with it, for the comparison). Other 16-byte types keep
-/// the split layout until this one is measured.
+/// double pairs (the .compensated() scans). Other 16-byte types keep the split layout until this
+/// one is measured (bench_gpu_numerics compares the two through a renamed pair type). Building
+/// with -DSWEEP_COMP_STATE_SPLIT=1 puts compensated pairs back on the split layout (a fallback
+/// switch; define it the same in every translation unit of a program).
 #ifndef SWEEP_COMP_STATE_SPLIT
 #define SWEEP_COMP_STATE_SPLIT 0
 #endif
