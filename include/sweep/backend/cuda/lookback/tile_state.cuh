@@ -180,6 +180,9 @@ struct tile_state_split {
 /// X hold the two halves of one value. A mismatch (the writer between its two stores, or the
 /// stores seen out of order) lasts until both stores are visible. Against the split layout: no
 /// second, dependent round trip for the value after the status, and no fence.
+/// Callers' contract: read() may answer status_invalid for a tile seen published before (while
+/// its writer is between the two stores of A -> P), so a caller must poll until valid, as
+/// lookback::read_windows does; it must not take one read of a published tile for granted.
 template <class T>
 struct tile_state_pair {
     static_assert(sizeof(T) > 8 && sizeof(T) <= 16);
