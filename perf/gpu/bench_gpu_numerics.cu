@@ -330,6 +330,10 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
             bulk_us<cu::scan_bulk_tuning<128, 8 * 1024, false, 0, 2>>(t, in, out, n, s));
         row("  128 x 16 KB, 2, speculative",
             bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, true, 0, 2>>(t, in, out, n, s));
+        row("  128 x 16 KB, 2, Fast2Sum",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2, true>>(t, in, out, n, s));
+        row("  128 x 16 KB, 4, Fast2Sum",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 4, true>>(t, in, out, n, s));
         if constexpr (sizeof(T) == 8)
             row("  128 x 16 KB, 2, split states",
                 bulk_split_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2>>(t, in, out, n, s));

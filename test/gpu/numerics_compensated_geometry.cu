@@ -1,7 +1,7 @@
 // test/gpu/numerics_compensated_geometry.cu -- the compensated sum on the shared-memory path with
 // a wide accumulator (scan_bulk_agent::run_tile_wide) at the bulk geometries other than the
 // default that perf/gpu/bench_gpu_numerics.cu measures (tile size, threads, vectors a lane a round
-// in pass 2), so that a change of the default is already covered: every prefix against an exact
+// in pass 2, Fast2Sum combines), so that a change of the default is already covered: every prefix against an exact
 // sum, within the bound of docs/numerics.md, at each geometry's tile edges; inclusive, with init,
 // exclusive. Calls the engine (cuda::launch_scan) directly with the tuning under test.
 #include <cmath>
@@ -96,6 +96,8 @@ void all_geometries(std::uint64_t salt) {
     geometry<cu::scan_bulk_tuning<256, 32 * 1024, false, 0, 2>, T>("256 x 32 KB, 2 vectors a lane", salt + 2);
     geometry<cu::scan_bulk_tuning<128, 8 * 1024, false, 0, 2>, T>("128 x 8 KB, 2 vectors a lane", salt + 3);
     geometry<cu::scan_bulk_tuning<128, 16 * 1024, true, 0, 2>, T>("128 x 16 KB, speculative", salt + 4);
+    geometry<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2, true>, T>("128 x 16 KB, 2, Fast2Sum", salt + 5);
+    geometry<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 4, true>, T>("128 x 16 KB, 4, Fast2Sum", salt + 6);
 }
 
 }  // namespace

@@ -43,6 +43,35 @@ inline constexpr bool reorderable_op_v = false;
 template <class T>
 inline constexpr bool reorderable_op_v<comp_plus<T>> = true;
 
+/// The compensated combine with Fast2Sum (Dekker) after ordering the sums by magnitude: for
+/// |hi| >= |lo|, e = lo - (s - hi) is the exact error of s = fl(hi + lo), the same e as TwoSum's
+/// (which is unique), with 3 additions and a compare instead of 6 additions. s and e, hence the
+/// value, are those of comp_plus; only the sign of a zero carry may differ (TwoSum and Fast2Sum
+/// round the zero error differently), so it serves the default mode only (scan_bulk_tuning's
+/// FastSum, off by default; the wide path alone; bench_gpu_numerics measures it). Non-finite sums
+/// give a NaN carry as TwoSum does, and the conversion passes s through.
+template <class T>
+struct comp_plus_fast {
+    __device__ __forceinline__ comp_sum<T> operator()(const comp_sum<T>& a,
+                                                      const comp_sum<T>& b) const {
+        const bool a_big = fabs(a.s) >= fabs(b.s);
+        const T hi = a_big ? a.s : b.s;
+        const T lo = a_big ? b.s : a.s;
+        const T s = a.s + b.s;
+        const T e = lo - (s - hi);
+        return comp_sum<T>{s, a.c + (b.c + e)};
+    }
+};
+
+template <class Op, bool Fast>
+struct wide_op_for {
+    using type = Op;
+};
+template <class T>
+struct wide_op_for<comp_plus<T>, true> {
+    using type = comp_plus_fast<T>;
+};
+
 template <class Tuning, class Acc, class In, class Out, class Op, class F>
 struct scan_bulk_agent {
     using tuning = Tuning;
@@ -80,6 +109,9 @@ struct scan_bulk_agent {
     static constexpr int wide_rounds = warp_vecs / (warp_threads * lane_vecs);
     static_assert((lane_vecs == 1 || lane_vecs == 2 || lane_vecs == 4 || lane_vecs == 8) &&
                   warp_vecs % (warp_threads * lane_vecs) == 0);
+    /// The operator of the wide path's in-tile combines (the tile aggregate, the prefix service
+    /// and the warp prefixes keep `op`): comp_plus_fast with the tuning's FastSum.
+    using wide_op = typename wide_op_for<Op, wide && Tuning::fast_sum>::type;
 
     struct header {
         alignas(16) std::uint64_t bar;
@@ -232,6 +264,14 @@ struct scan_bulk_agent {
         return combine(tile_excl, warp_excl, op);
     }
 
+    __device__ wide_op make_wide_op() const {
+        if constexpr (std::is_same_v<wide_op, Op>) {
+            return op;
+        } else {
+            return wide_op{};
+        }
+    }
+
     /// The vector's elements, transformed into the accumulator.
     __device__ reg_array<Acc, vec> load_acc(const uint4* at) const { return to_acc(*at); }
     __device__ reg_array<Acc, vec> to_acc(const uint4& raw) const {
@@ -255,6 +295,7 @@ struct scan_bulk_agent {
     ///      output type.
     template <class Prefix>
     __device__ void run_tile_wide(std::int64_t tile, Prefix& prefix) {
+        wide_op wop = make_wide_op();
         const uint4* mine = data + warp * warp_vecs;
         // ---- pass 1: the warp's total ------------------------------------------------------
         reg_array<Acc, 1> lane_total;
@@ -264,10 +305,10 @@ struct scan_bulk_agent {
 #pragma unroll
             for (int d = 1; d < vec; d *= 2)
 #pragma unroll
-                for (int i = 0; i + d < vec; i += 2 * d) x[i] = static_cast<Acc>(op(x[i], x[i + d]));
-            lane_total[0] = r == 0 ? x[0] : static_cast<Acc>(op(lane_total[0], x[0]));
+                for (int i = 0; i + d < vec; i += 2 * d) x[i] = static_cast<Acc>(wop(x[i], x[i + d]));
+            lane_total[0] = r == 0 ? x[0] : static_cast<Acc>(wop(lane_total[0], x[0]));
         }
-        const Acc warp_total = warp_inclusive_scan(lane_total[0], op, lane);
+        const Acc warp_total = warp_inclusive_scan(lane_total[0], wop, lane);
         if (lane == warp_threads - 1) h.warp_totals.set(warp, warp_total);
         __syncthreads();
 
@@ -307,27 +348,27 @@ struct scan_bulk_agent {
                 for (int i = 0; i < vec; ++i) x[k * vec + i] = y[i];
             }
 #pragma unroll
-            for (int i = 1; i < items; ++i) x[i] = static_cast<Acc>(op(x[i - 1], x[i]));
-            const Acc incl = warp_inclusive_scan(x[items - 1], op, lane);
+            for (int i = 1; i < items; ++i) x[i] = static_cast<Acc>(wop(x[i - 1], x[i]));
+            const Acc incl = warp_inclusive_scan(x[items - 1], wop, lane);
             const Acc left = shfl_up(incl, 1);  // meaningless on lane 0
             const Acc round_total = shfl_idx(incl, warp_threads - 1);
-            const maybe<Acc> before = lane == 0 ? carry : maybe<Acc>(combine(carry, left, op));
+            const maybe<Acc> before = lane == 0 ? carry : maybe<Acc>(combine(carry, left, wop));
             reg_array<out_value, items> o;
             if (p.mode.exclusive) {
                 // out_i = before op x_{i-1}; before always holds at least the init.
                 o[0] = static_cast<out_value>(before.get());
 #pragma unroll
                 for (int i = 1; i < items; ++i)
-                    o[i] = static_cast<out_value>(static_cast<Acc>(op(before.get(), x[i - 1])));
+                    o[i] = static_cast<out_value>(static_cast<Acc>(wop(before.get(), x[i - 1])));
             } else if (before.has) {
 #pragma unroll
                 for (int i = 0; i < items; ++i)
-                    o[i] = static_cast<out_value>(static_cast<Acc>(op(before.get(), x[i])));
+                    o[i] = static_cast<out_value>(static_cast<Acc>(wop(before.get(), x[i])));
             } else {
 #pragma unroll
                 for (int i = 0; i < items; ++i) o[i] = static_cast<out_value>(x[i]);
             }
-            carry = maybe<Acc>(combine(carry, round_total, op));
+            carry = maybe<Acc>(combine(carry, round_total, wop));
             const std::int64_t first_item = warp_first + std::int64_t{v0} * vec;
             if (full) {
 #pragma unroll

@@ -82,15 +82,19 @@ using canonical_scan_tuning =
 /// before the ticket arrives (kernels/scan_kernels.cuh). LaneVecs: consecutive 16-byte vectors a
 /// lane scans per round in the second pass of the wide path (accumulator wider than the element,
 /// run_tile_wide): the scan across the lanes, the costly part with a compensated pair, is then
-/// paid once per LaneVecs vectors. The same-size path ignores it.
+/// paid once per LaneVecs vectors. FastSum: the wide path's in-tile compensated combines by
+/// Fast2Sum after a magnitude compare (agent/scan_bulk_agent.cuh comp_plus_fast: the same value,
+/// fewer additions; measured by bench_gpu_numerics, off by default). The same-size path ignores
+/// both.
 template <int Threads, int TileBytes, bool Speculative = false, unsigned BackoffNs = 0,
-          int LaneVecs = 1>
+          int LaneVecs = 1, bool FastSum = false>
 struct scan_bulk_tuning {
     static constexpr int threads = Threads;
     static constexpr int tile_bytes = TileBytes;
     static constexpr bool speculative = Speculative;
     static constexpr unsigned backoff_ns = BackoffNs;
     static constexpr int lane_vecs = LaneVecs;
+    static constexpr bool fast_sum = FastSum;
 };
 
 template <std::size_t Size>
