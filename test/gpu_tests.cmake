@@ -71,7 +71,10 @@ add_test(NAME gpu_radix_8byte_values_host_compiled_compiles
 # operators and transforms on the deterministic path.
 sweep_add_gpu_test(test_gpu_numerics_deterministic gpu/numerics_deterministic.cu)
 sweep_add_gpu_test(test_gpu_numerics_compensated gpu/numerics_compensated.cu)
-foreach(_t test_gpu_numerics_deterministic test_gpu_numerics_compensated)
+# The compensated sum's shared-memory path at the non-default bulk geometries the bench measures.
+sweep_add_gpu_test(test_gpu_numerics_compensated_geometry gpu/numerics_compensated_geometry.cu)
+foreach(_t test_gpu_numerics_deterministic test_gpu_numerics_compensated
+           test_gpu_numerics_compensated_geometry)
   target_compile_options(${_t} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -Xcompiler=-ffp-contract=off>
                                        $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
 endforeach()

@@ -2,9 +2,11 @@
 // sums in the default mode, .deterministic(), .compensated() and both, next to CUB's
 // InclusiveScan with a (sum, carry) pair operator (the anchor of shared/ANCHORS.md: input read
 // through a transform iterator x -> (x, 0), output written through a transform output iterator
-// (s, c) -> s + c), in one process. Then, for the compensated double scan, the register-path tile
-// geometries a tuning decision would choose among (the canonical one is fixed: it defines the
-// deterministic bits; the default-mode one is free).
+// (s, c) -> s + c), in one process. Then the compensated scan on the shared-memory path at
+// several bulk geometries next to the register path it replaced ("before"), and, for the
+// compensated double scan, the same with the split tile-state layout instead of the paired one
+// ("split states") and the register-path tile geometries (the canonical one is fixed: it
+// defines the deterministic bits; the default-mode one is free).
 //
 // Method as bench_gpu_scan.cu: buffers allocated once, inputs generated on the device, 3 warm-ups
 // then the median of 25 calls timed with CUDA events on one stream; bandwidth counts n values
@@ -24,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -118,6 +121,84 @@ double geometry_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s
     const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
     return t.median_us([&] {
         cu::launch_scan<Tuning, false, C, const T*, T*, sweep::detail::comp_plus<T>, F, void>(
+            "bench", in, out, n, sweep::detail::comp_plus<T>{}, F{}, init, false, false, s, alloc);
+    });
+}
+
+/// The compensated scan on the shared-memory path (scan_bulk_agent::run_tile_wide) at another
+/// bulk geometry (threads, tile bytes of elements).
+template <class BulkTuning, class T>
+double bulk_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    using C = sweep::detail::comp_sum<T>;
+    using F = sweep::detail::to_comp<T, sweep::detail::identity>;
+    cu::reg_array<C, 1> init;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    return t.median_us([&] {
+        cu::launch_scan<cu::default_scan_tuning<C>, false, C, const T*, T*,
+                        sweep::detail::comp_plus<T>, F, BulkTuning>(
+            "bench", in, out, n, sweep::detail::comp_plus<T>{}, F{}, init, false, false, s, alloc);
+    });
+}
+
+/// The compensated double pair under another name, which the paired tile-state layout
+/// (lookback::paired_state_v, opted in for comp_sum<double> only) does not take: the same scan
+/// with the split layout (status word, then the value slot after a fence), for the comparison.
+struct split_pair {
+    double s, c;
+    __host__ __device__ operator double() const {
+        const double r = s + c;
+        return r != r ? s : r;
+    }
+};
+struct split_plus {
+    __host__ __device__ split_pair operator()(const split_pair& a, const split_pair& b) const {
+        const auto r = sweep::detail::comp_plus<double>{}(sweep::detail::comp_sum<double>{a.s, a.c},
+                                                          sweep::detail::comp_sum<double>{b.s, b.c});
+        return split_pair{r.s, r.c};
+    }
+};
+struct to_split {
+    __host__ __device__ split_pair operator()(double x) const { return split_pair{x, 0.0}; }
+};
+
+}  // namespace
+
+namespace sweep::detail::cuda {
+template <>
+inline constexpr bool reorderable_op_v<split_plus> = true;  // the compensated sum, renamed
+}  // namespace sweep::detail::cuda
+
+namespace {
+
+template <class BulkTuning>
+double bulk_split_us(timer& t, const double* in, double* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    static_assert(std::is_same_v<cu::lookback::tile_state<split_pair>,
+                                 cu::lookback::tile_state_split<split_pair>>);
+    static_assert(cu::scan_bulk_agent<BulkTuning, split_pair, const double*, double*, split_plus,
+                                      to_split>::wide);
+    cu::reg_array<split_pair, 1> init;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    return t.median_us([&] {
+        cu::launch_scan<cu::default_scan_tuning<sweep::detail::comp_sum<double>>, false, split_pair,
+                        const double*, double*, split_plus, to_split, BulkTuning>(
+            "bench", in, out, n, split_plus{}, to_split{}, init, false, false, s, alloc);
+    });
+}
+
+/// Compensated + deterministic (the ordered register path over pairs) at another geometry: what a
+/// different canonical geometry for the pair's size would cost (it would change the bits of
+/// every deterministic scan with an accumulator of that size, on every policy alike).
+template <class Tuning, class T>
+double ordered_comp_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    using C = sweep::detail::comp_sum<T>;
+    using F = sweep::detail::to_comp<T, sweep::detail::identity>;
+    cu::reg_array<C, 1> init;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    return t.median_us([&] {
+        cu::launch_scan<Tuning, true, C, const T*, T*, sweep::detail::comp_plus<T>, F, void>(
             "bench", in, out, n, sweep::detail::comp_plus<T>{}, F{}, init, false, false, s, alloc);
     });
 }
@@ -226,14 +307,65 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
             row("  128 x 16, 2 stages, min 3", ordered_us<cu::scan_tuning<128, 16, 1, 2, 0, 3>>(t, in, out, n, s));
         }
     }
+    {
+        namespace cu = sweep::detail::cuda;
+        std::printf("|        |      | compensated+deterministic (ordered register path over pairs) geometries: |\n");
+        if constexpr (sizeof(T) == 4) {
+            row("  128 x 16 (canonical)", ordered_comp_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+            row("  128 x 32", ordered_comp_us<cu::scan_tuning<128, 32, 1>>(t, in, out, n, s));
+            row("  256 x 8", ordered_comp_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
+        } else {
+            row("  128 x 8 (canonical)", ordered_comp_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
+            row("  128 x 16", ordered_comp_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+            row("  256 x 8", ordered_comp_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
+        }
+    }
+    {
+        // The compensated default is the shared-memory path now (aligned pointers); the register
+        // path it replaced is the "register path (before)" row.
+        namespace cu = sweep::detail::cuda;
+        // threads x tile bytes, vectors a lane a round in pass 2 (scan_bulk_tuning's LaneVecs).
+        std::printf("|        |      | compensated, shared-memory path (threads x tile bytes, vectors a lane): |\n");
+        row("  128 x 16 KB, 2 (default)",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  128 x 16 KB, 1",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 1>>(t, in, out, n, s));
+        row("  128 x 16 KB, 4",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 4>>(t, in, out, n, s));
+        row("  256 x 32 KB, 2",
+            bulk_us<cu::scan_bulk_tuning<256, 32 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  128 x 32 KB, 2",
+            bulk_us<cu::scan_bulk_tuning<128, 32 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  256 x 16 KB, 2",
+            bulk_us<cu::scan_bulk_tuning<256, 16 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  128 x 8 KB, 2",
+            bulk_us<cu::scan_bulk_tuning<128, 8 * 1024, false, 0, 2>>(t, in, out, n, s));
+        row("  128 x 16 KB, 2, speculative",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, true, 0, 2>>(t, in, out, n, s));
+        row("  128 x 16 KB, 2, Fast2Sum",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2, true>>(t, in, out, n, s));
+        row("  128 x 16 KB, 4, Fast2Sum",
+            bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 4, true>>(t, in, out, n, s));
+        if constexpr (sizeof(T) == 8)
+            row("  128 x 16 KB, 2, split states",
+                bulk_split_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2>>(t, in, out, n, s));
+        // What aligned compensated calls ran before session 4 (the register path at its default
+        // of then); misaligned ones now run the register path at 128 x 16 for both types.
+        if constexpr (sizeof(T) == 4)
+            row("  register path (before), 128 x 16",
+                geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+        else
+            row("  register path (before), 128 x 8",
+                geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
+    }
     if constexpr (std::is_same_v<T, double>) {
         namespace cu = sweep::detail::cuda;
         std::printf("|        |      | compensated register-path geometries (threads x items): |\n");
         row("  256 x 4 (size table)", geometry_us<cu::scan_tuning<256, 4, 1>>(t, in, out, n, s));
         row("  128 x 4", geometry_us<cu::scan_tuning<128, 4, 1>>(t, in, out, n, s));
-        row("  128 x 8 (default, canonical)", geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
+        row("  128 x 8 (canonical; default before)", geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
         row("  256 x 8", geometry_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
-        row("  128 x 16", geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
+        row("  128 x 16 (default, misaligned)", geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
         row("  64 x 16", geometry_us<cu::scan_tuning<64, 16, 1>>(t, in, out, n, s));
     }
     std::fflush(stdout);

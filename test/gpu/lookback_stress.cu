@@ -1,8 +1,9 @@
 // test/gpu/lookback_stress.cu -- the look-back engine alone, under stress: the smallest tiles
 // (one warp, one item per thread) and millions of them, for each tile-state layout (64-bit word,
-// 128-bit word, split slots) and both window combines (tree; ordered left-to-right), with
-// non-commutative operators so that any misordered combine shows.
+// 128-bit word, split slots, paired 128-bit words) and both window combines (tree; ordered
+// left-to-right), with non-commutative operators so that any misordered combine shows.
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <sweep/scan.hpp>
@@ -14,6 +15,30 @@
 
 using namespace sweep_gpu_test;
 namespace cu = sweep::detail::cuda;
+
+namespace {
+/// mat2 again, as a distinct type that opts into the paired tile-state layout (tile_state_pair,
+/// the layout of compensated double pairs): 16 bytes, exact and non-commutative, so that a value
+/// put together from two different publications of a tile (A's half and P's half) shows.
+struct mat2p {
+    std::uint32_t a, b, c, d;
+    friend __host__ __device__ bool operator==(const mat2p& x, const mat2p& y) {
+        return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
+    }
+};
+struct mat2p_product {
+    __host__ __device__ mat2p operator()(const mat2p& x, const mat2p& y) const {
+        return mat2p{x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c,
+                     x.c * y.b + x.d * y.d};
+    }
+};
+}  // namespace
+
+namespace sweep::detail::cuda::lookback {
+template <>
+inline constexpr bool paired_state_v<mat2p> = true;
+}  // namespace sweep::detail::cuda::lookback
+static_assert(std::is_same_v<cu::lookback::tile_state<mat2p>, cu::lookback::tile_state_pair<mat2p>>);
 
 namespace {
 
@@ -41,6 +66,36 @@ void stress(Op op, std::int64_t n, std::uint64_t salt, bool exclusive) {
         INFO("shared-memory tiles of " << Bulk::tile_bytes << " bytes, " << Bulk::threads << " threads");
     }
     INFO("n = " << n << ", ordered = " << Ordered << ", exclusive = " << exclusive);
+    CHECK(first_mismatch(out.download(), want) == -1);
+}
+
+/// The paired layout (mat2p): as stress(), with the values drawn here.
+template <class Tuning, bool Ordered, class Bulk = void>
+void stress_paired(std::int64_t n, std::uint64_t salt, bool exclusive) {
+    auto g = sweep_test::rng(salt);
+    std::vector<mat2p> h(static_cast<std::size_t>(n));
+    for (auto& x : h)
+        x = mat2p{std::uint32_t(g()), std::uint32_t(g()), std::uint32_t(g()), std::uint32_t(g())};
+    device_vector<mat2p> in(h), out(h.size());
+    std::vector<mat2p> want(h.size());
+    const mat2p init{3, 1, 4, 1};
+    cu::reg_array<mat2p, 1> iv;
+    iv[0] = init;
+    cu::launch_scan<Tuning, Ordered, mat2p, const mat2p*, mat2p*, mat2p_product,
+                    sweep::detail::identity, Bulk>(
+        "stress", static_cast<const mat2p*>(in.data()), out.data(), n, mat2p_product{},
+        sweep::detail::identity{}, iv, exclusive, exclusive, nullptr,
+        cu::make_temp_allocator<sweep::default_resource>(nullptr));
+    sweep_gpu_test::cuda_ok(cudaDeviceSynchronize(), "sync");
+    if (exclusive)
+        sweep::exclusive_scan(sweep::seq, h.begin(), h.end(), want.begin(), init, mat2p_product{});
+    else
+        sweep::inclusive_scan(sweep::seq, h.begin(), h.end(), want.begin(), mat2p_product{});
+    INFO("paired tile states (tile_state_pair), n = " << n << ", ordered = " << Ordered
+                                                      << ", exclusive = " << exclusive
+                                                      << ", shared-memory path = "
+                                                      << !std::is_void_v<Bulk> << ", seed "
+                                                      << sweep_test::seed());
     CHECK(first_mismatch(out.download(), want) == -1);
 }
 
@@ -81,6 +136,16 @@ TEST_CASE("look-back stress: split status and value slots, non-commutative", "[g
     stress<tiny, false, mat2>(mat2_product{}, n, 7, false);
     stress<tiny, true, mat2>(mat2_product{}, n, 8, true);
     stress<small, false, mat2>(mat2_product{}, n, 9, true);
+}
+
+TEST_CASE("look-back stress: paired status words (16-byte values), non-commutative", "[gpu][lookback]") {
+    const std::int64_t n = (std::int64_t{1} << 24) + 3;
+    stress_paired<tiny, false>(n, 71, false);
+    stress_paired<tiny, true>(n + 1, 72, true);
+    stress_paired<tiny_one, true>(n + 2, 73, false);
+    stress_paired<small, false>(n, 74, true);
+    stress_paired<tiny, false, bulk_tiny_spec>(n / 2 + 7, 75, false);
+    stress_paired<tiny, true, bulk_small>(n / 2 + 9, 76, true);
 }
 
 TEST_CASE("look-back stress: shared-memory tiles, non-commutative", "[gpu][lookback][bulk]") {

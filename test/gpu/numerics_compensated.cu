@@ -179,3 +179,131 @@ TEST_CASE("gpu compensated and deterministic by-key scans", "[gpu][numerics][seg
         cudaStreamDestroy(s2);
     }
 }
+
+// ---- the shared-memory (bulk) path with the wider pair accumulator -----------------------------
+// Contiguous 16-byte aligned float/double data takes scan_bulk_agent::run_tile_wide above the
+// one-block size (4 register tiles): sizes at its tile edges, every entry form, in place, and a
+// misaligned call (register path) beside it; every prefix checked against the exact sum.
+
+namespace {
+
+namespace cu = sweep::detail::cuda;
+
+template <class T>
+using pair_of = sweep::detail::comp_sum<T>;
+
+template <class T>
+using wide_agent = cu::scan_bulk_agent<cu::default_scan_bulk_tuning<pair_of<T>>, pair_of<T>,
+                                       const T*, T*, sweep::detail::comp_plus<T>,
+                                       sweep::detail::to_comp<T, sweep::detail::identity>>;
+static_assert(wide_agent<float>::eligible && wide_agent<float>::wide,
+              "compensated float sums must reach the wide shared-memory path");
+static_assert(wide_agent<double>::eligible && wide_agent<double>::wide,
+              "compensated double sums must reach the wide shared-memory path");
+
+/// Sizes at the edges of the wide path's tiles (and of the one-block limit below it).
+template <class T>
+std::vector<std::int64_t> wide_edges() {
+    const std::int64_t b = wide_agent<T>::tile_items;
+    const std::int64_t one_block =
+        cu::default_scan_tuning<pair_of<T>>::tile_items * cu::single_block_max_tiles;
+    const std::int64_t vec = wide_agent<T>::vec;
+    // Tile counts above the one-block size (which the register tuning sets).
+    const std::int64_t k0 = one_block / b + 1;
+    std::vector<std::int64_t> s{one_block, one_block + 1};
+    for (const std::int64_t k : {k0, k0 + 1, k0 + 60})
+        for (const std::int64_t d : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{1}, vec + 1,
+                                     b - 32 * vec - 1})
+            s.push_back(k * b + d);
+    s.push_back((std::int64_t{1} << 20) + 3);
+    return s;
+}
+
+/// One check: `what` on `data`, result against the exact prefix sums of `x` (the scan's terms).
+template <class T>
+void expect_bound(const char* what, const char* data, const std::vector<T>& x,
+                  const std::vector<T>& got, bool exclusive, double init, bool has_init) {
+    const accuracy a = check_prefixes(x, got, exclusive, init, unit_roundoff<T>(), has_init);
+    INFO("gpu.compensated() " << what << " (" << (sizeof(T) == 4 ? "float" : "double") << ") on "
+                              << data << ", n = " << x.size() << ", seed " << sweep_test::seed()
+                              << ": worst bound ratio " << a.worst_ratio << "; first prefix over "
+                              << "the bound " << a.first_bad << " = " << a.bad_result
+                              << ", exact " << a.bad_exact << ", bound " << a.bad_bound);
+    CHECK(a.first_bad == -1);
+}
+
+template <class T>
+void wide_case(const char* data, const std::vector<T>& x) {
+    const std::size_t n = x.size();
+    const T init = static_cast<T>(x.empty() ? 1 : -0.5 * x[0]);
+    const auto gc = sweep::gpu.compensated();
+    device_vector<T> in(x), out(n);
+
+    sweep::inclusive_scan(gc, in.begin(), in.end(), out.begin());
+    expect_bound("inclusive_scan", data, x, out.download(), false, 0, false);
+
+    out.poison();
+    sweep::inclusive_scan(gc, in.begin(), in.end(), out.begin(), std::plus<T>{}, init);
+    expect_bound("inclusive_scan with init", data, x, out.download(), false, init, true);
+
+    out.poison();
+    sweep::exclusive_scan(gc, in.begin(), in.end(), out.begin(), init);
+    expect_bound("exclusive_scan", data, x, out.download(), true, init, true);
+
+    // Transform forms: the transform's results are the terms.
+    std::vector<T> tx(n);
+    for (std::size_t i = 0; i < n; ++i) tx[i] = sweep_test::scale_shift{}(x[i]);
+    out.poison();
+    sweep::transform_inclusive_scan(gc, in.begin(), in.end(), out.begin(), std::plus<T>{},
+                                    sweep_test::scale_shift{});
+    expect_bound("transform_inclusive_scan", data, tx, out.download(), false, 0, false);
+    out.poison();
+    sweep::transform_exclusive_scan(gc, in.begin(), in.end(), out.begin(), init, std::plus<T>{},
+                                    sweep_test::scale_shift{});
+    expect_bound("transform_exclusive_scan", data, tx, out.download(), true, init, true);
+
+    // In place (the tile is read into shared memory before any of it is overwritten).
+    {
+        device_vector<T> io(x);
+        sweep::inclusive_scan(gc, io.begin(), io.end(), io.begin());
+        expect_bound("inclusive_scan in place", data, x, io.download(), false, 0, false);
+        io.upload(x);
+        sweep::exclusive_scan(gc, io.begin(), io.end(), io.begin(), init);
+        expect_bound("exclusive_scan in place", data, x, io.download(), true, init, true);
+    }
+
+    // Misaligned by one element: the register path, the same bound.
+    if (n > 1) {
+        const std::vector<T> x1(x.begin() + 1, x.end());
+        out.poison();
+        sweep::inclusive_scan(gc, in.begin() + 1, in.end(), out.begin() + 1);
+        const auto all = out.download();
+        expect_bound("inclusive_scan misaligned", data, x1,
+                     std::vector<T>(all.begin() + 1, all.end()), false, 0, false);
+    }
+}
+
+template <class T>
+void wide_suite(std::uint64_t salt, double cond) {
+    for (const std::int64_t n : wide_edges<T>()) {
+        auto g = rng(salt + static_cast<std::uint64_t>(n));
+        char name[64];
+        std::snprintf(name, sizeof name, "ill-conditioned 1e%d", int(std::log10(cond)));
+        wide_case<T>(name, ill_conditioned<T>(static_cast<std::size_t>(n), cond, g));
+    }
+    // The other data shapes at one many-tile ragged size.
+    const std::int64_t n = 5 * wide_agent<T>::tile_items + 3;
+    auto g = rng(salt + 1);
+    wide_case<T>("cancelling pairs", cancelling<T>(static_cast<std::size_t>(n), g));
+    wide_case<T>("wide binades", wide<T>(static_cast<std::size_t>(n), sizeof(T) == 4 ? 200 : 600, g));
+}
+
+}  // namespace
+
+TEST_CASE("gpu compensated: shared-memory path, double", "[gpu][numerics][compensated][bulk]") {
+    wide_suite<double>(2500, 1e16);
+}
+
+TEST_CASE("gpu compensated: shared-memory path, float", "[gpu][numerics][compensated][bulk]") {
+    wide_suite<float>(2600, 1e7);
+}

@@ -78,6 +78,16 @@ void check(std::uint64_t salt) {
         INFO("gpu.compensated(): prefix " << a.first_bad << " = " << a.bad_result << ", exact "
                                           << a.bad_exact << ", bound " << a.bad_bound);
         CHECK(a.first_bad == -1);
+
+        // Exclusive with init through the precompiled kernels (the shared-memory path above the
+        // one-block size, as for nvcc-compiled callers).
+        sweep::exclusive_scan(sweep::gpu.compensated(), first, last, out.p, T(2));
+        const accuracy e = check_prefixes(h, out.get(h.size()), true, 2.0,
+                                          sizeof(T) == 4 ? 0x1p-24 : 0x1p-53, true);
+        INFO("gpu.compensated() exclusive, init 2: prefix " << e.first_bad << " = " << e.bad_result
+                                                            << ", exact " << e.bad_exact
+                                                            << ", bound " << e.bad_bound);
+        CHECK(e.first_bad == -1);
     }
 }
 

@@ -6,6 +6,8 @@
 //   * values of at most 8 bytes: one 128-bit word {status:64 | value:64}
 //   * larger values: a 32-bit status word plus two value slots (aggregate, prefix), the value
 //     stored before the status with release semantics and read after it with acquire semantics.
+//   * compensated double pairs (16 bytes, paired_state_v): two 128-bit words {status | half},
+//     read together and taken when their statuses agree (tile_state_pair): one round trip.
 // A status of 0 (invalid) means "not yet published"; the dispatch layer zeroes the words before
 // each launch (docs/decisions/0001-tile-state-reset.md).
 #pragma once
@@ -15,6 +17,7 @@
 #include <cstring>
 
 #include <sweep/backend/cuda/agent/warp_ops.cuh>
+#include <sweep/detail/compensated.hpp>
 
 namespace sweep::detail::cuda::lookback {
 
@@ -166,14 +169,71 @@ struct tile_state_split {
     }
 };
 
+/// Values of 9 to 16 bytes, opt-in (paired_state_v): two 16-byte words per tile, 32 bytes, one
+/// sector: {status:64 | bytes 0-7} and {status:64 | bytes 8-15}, each written with one relaxed
+/// 128-bit store (the first word first). A reader loads both at once (relaxed, independent: one
+/// round trip) and takes the value only when the two statuses agree; otherwise it reports
+/// "nothing yet" and polls again. Why that is enough without release/acquire: each word goes
+/// through invalid -> A -> P (a status is published at most once with a given value: A = the
+/// aggregate, P = the inclusive prefix), and each 128-bit access is single-copy atomic, so a word
+/// read with status X holds the half of the value published with X; two words read with the same
+/// X hold the two halves of one value. A mismatch (the writer between its two stores, or the
+/// stores seen out of order) lasts until both stores are visible. Against the split layout: no
+/// second, dependent round trip for the value after the status, and no fence.
+/// Callers' contract: read() may answer status_invalid for a tile seen published before (while
+/// its writer is between the two stores of A -> P), so a caller must poll until valid, as
+/// lookback::read_windows does; it must not take one read of a published tile for granted.
 template <class T>
-inline constexpr int state_kind = sizeof(T) <= 4 ? 0 : (sizeof(T) <= 8 ? 1 : 2);
+struct tile_state_pair {
+    static_assert(sizeof(T) > 8 && sizeof(T) <= 16);
+    std::uint64_t* words;  // four per tile, 16-byte aligned (32 with the dispatch's offsets)
+
+    static constexpr std::size_t status_bytes(std::int64_t tiles) { return tiles * 32; }
+    static constexpr std::size_t value_bytes(std::int64_t) { return 0; }
+    static tile_state_pair make(void* status, void*, std::int64_t) {
+        return tile_state_pair{static_cast<std::uint64_t*>(status)};
+    }
+
+    __device__ void publish(std::int64_t tile, std::uint32_t status, const T& v) const {
+        std::uint64_t h[2] = {0, 0};
+        std::memcpy(h, &v, sizeof(T));
+        store_relaxed_128(words + 4 * tile, status, h[0]);
+        store_relaxed_128(words + 4 * tile + 2, status, h[1]);
+    }
+    __device__ std::uint32_t read(std::int64_t tile, T& v) const {
+        std::uint64_t s0, h0, s1, h1;
+        load_relaxed_128(words + 4 * tile, s0, h0);
+        load_relaxed_128(words + 4 * tile + 2, s1, h1);
+        if (s0 != s1) return status_invalid;
+        const std::uint64_t h[2] = {h0, h1};
+        std::memcpy(&v, h, sizeof(T));
+        return static_cast<std::uint32_t>(s0);
+    }
+};
+
+/// Which values of 9 to 16 bytes take tile_state_pair instead of the split layout: compensated
+/// double pairs (the .compensated() scans). Other 16-byte types keep the split layout until this
+/// one is measured (bench_gpu_numerics compares the two through a renamed pair type). Building
+/// with -DSWEEP_COMP_STATE_SPLIT=1 puts compensated pairs back on the split layout (a fallback
+/// switch; define it the same in every translation unit of a program).
+#ifndef SWEEP_COMP_STATE_SPLIT
+#define SWEEP_COMP_STATE_SPLIT 0
+#endif
+template <class T>
+inline constexpr bool paired_state_v = false;
+template <>
+inline constexpr bool paired_state_v<comp_sum<double>> = SWEEP_COMP_STATE_SPLIT == 0;
+
+template <class T>
+inline constexpr int state_kind =
+    sizeof(T) <= 4 ? 0 : (sizeof(T) <= 8 ? 1 : (paired_state_v<T> && sizeof(T) <= 16 ? 3 : 2));
 
 template <class T, int Kind = state_kind<T>>
 struct tile_state_for;
 template <class T> struct tile_state_for<T, 0> { using type = tile_state_64<T>; };
 template <class T> struct tile_state_for<T, 1> { using type = tile_state_128<T>; };
 template <class T> struct tile_state_for<T, 2> { using type = tile_state_split<T>; };
+template <class T> struct tile_state_for<T, 3> { using type = tile_state_pair<T>; };
 
 /// The tile-state layout for values of type T.
 template <class T>

@@ -58,10 +58,13 @@ struct scan_tuning_of {
 };
 template <class T>
 struct scan_tuning_of<comp_sum<T>> {
-    // Double pairs (16 bytes): 128 x 8, by registers (ptxas, sm_90: 90 a thread -> 5 blocks of
-    // 8 KB tiles an SM, 40 KB in flight; the size table's 256 x 4 uses 84 -> 2 blocks, 16 KB).
-    // Float pairs (8 bytes): the size table's 128 x 16. To be confirmed by bench_gpu_numerics.
-    using type = std::conditional_t<sizeof(T) == 8, scan_tuning<128, 8, 1>, scan_tuning<128, 16, 1>>;
+    // 128 x 16 for both. Double pairs (16 bytes), measured by bench_gpu_numerics on the H200
+    // (perf/results/gpu-session3-perf_numerics-2026-11-21.md, and again in session 4): 128 x 16
+    // 224 us / 3358 us at 2^24 / 2^28 against 311 / 4653 for the earlier 128 x 8 (chosen then by
+    // registers) and 278 / 4162 for 256 x 8. Since session 4 aligned contiguous data takes the
+    // shared-memory path (default_scan_bulk_tuning below); this is the rest (misaligned pointers,
+    // iterators). Float pairs (8 bytes): the size table's 128 x 16.
+    using type = scan_tuning<128, 16, 1>;
 };
 
 template <class Acc>
@@ -75,14 +78,23 @@ using canonical_scan_tuning =
     scan_tuning<canonical::geometry<Acc>::threads, canonical::geometry<Acc>::items, 1>;
 
 /// The shared-memory tile path (agent/scan_bulk_agent.cuh): Threads per block, TileBytes of data
-/// per tile (a multiple of 512 * Threads / 32), Speculative: start the tile's copy before the
-/// ticket arrives (kernels/scan_kernels.cuh).
-template <int Threads, int TileBytes, bool Speculative = false, unsigned BackoffNs = 0>
+/// per tile (a multiple of 512 * Threads / 32 * LaneVecs), Speculative: start the tile's copy
+/// before the ticket arrives (kernels/scan_kernels.cuh). LaneVecs: consecutive 16-byte vectors a
+/// lane scans per round in the second pass of the wide path (accumulator wider than the element,
+/// run_tile_wide): the scan across the lanes, the costly part with a compensated pair, is then
+/// paid once per LaneVecs vectors. FastSum: the wide path's in-tile compensated combines by
+/// Fast2Sum after a magnitude compare (agent/scan_bulk_agent.cuh comp_plus_fast: the same value,
+/// fewer additions; measured by bench_gpu_numerics, off by default). The same-size path ignores
+/// both.
+template <int Threads, int TileBytes, bool Speculative = false, unsigned BackoffNs = 0,
+          int LaneVecs = 1, bool FastSum = false>
 struct scan_bulk_tuning {
     static constexpr int threads = Threads;
     static constexpr int tile_bytes = TileBytes;
     static constexpr bool speculative = Speculative;
     static constexpr unsigned backoff_ns = BackoffNs;
+    static constexpr int lane_vecs = LaneVecs;
+    static constexpr bool fast_sum = FastSum;
 };
 
 template <std::size_t Size>
@@ -97,8 +109,23 @@ struct default_scan_bulk_tuning_for {
 template <> struct default_scan_bulk_tuning_for<4> { using type = scan_bulk_tuning<128, 16 * 1024>; };
 template <> struct default_scan_bulk_tuning_for<8> { using type = scan_bulk_tuning<128, 16 * 1024>; };
 
+/// The shared-memory path's tuning by accumulator type: by size, except compensated pairs, whose
+/// tile holds the 4- or 8-byte elements (run_tile_wide): the 4- and 8-byte geometry, 128 threads x
+/// 16 KB, with 2 vectors a lane a round in the second pass (by instruction counts: the Kogge-Stone
+/// across the lanes is 5 of the ~10 pair additions a lane makes a round with one vector; two
+/// vectors halve its share; not yet measured). perf/gpu/bench_gpu_numerics.cu measures the
+/// alternatives.
 template <class Acc>
-using default_scan_bulk_tuning = typename default_scan_bulk_tuning_for<sizeof(Acc)>::type;
+struct scan_bulk_tuning_of {
+    using type = typename default_scan_bulk_tuning_for<sizeof(Acc)>::type;
+};
+template <class T>
+struct scan_bulk_tuning_of<comp_sum<T>> {
+    using type = scan_bulk_tuning<128, 16 * 1024, false, 0, 2>;
+};
+
+template <class Acc>
+using default_scan_bulk_tuning = typename scan_bulk_tuning_of<Acc>::type;
 
 /// Inputs of at most this many tiles run in one block that walks the tiles in order: no tile
 /// state, no memset, no look-back (the small-n path).
