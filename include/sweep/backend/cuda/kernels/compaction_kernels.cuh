@@ -4,8 +4,11 @@
 
 #include <cstdint>
 
+#include <sweep/backend/cuda/agent/bulk_copy.cuh>
 #include <sweep/backend/cuda/agent/compaction_agent.cuh>
+#include <sweep/backend/cuda/agent/compaction_bulk_agent.cuh>
 #include <sweep/backend/cuda/agent/count_prefix.cuh>
+#include <sweep/backend/cuda/kernels/scan_kernels.cuh>  // wait_for_reset
 
 namespace sweep::detail::cuda {
 
@@ -26,18 +29,50 @@ __global__ void __launch_bounds__(Agent::threads)
 }
 
 /// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
-/// dispatch layer zeroed the ticket and the tile states before this launch). The last tile
-/// writes the kept count.
+/// dispatch layer resets the ticket and the tile states with a kernel this one is launched
+/// behind as a programmatic dependent launch). The last tile writes the kept count.
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     compaction_lookback_kernel(const typename Agent::params p, const count_tile_state state,
                                unsigned int* ticket, std::int64_t tiles) {
     __shared__ typename Agent::shared_storage smem;
     Agent agent(p, smem);
+    wait_for_reset();  // before the ticket and any tile state
     // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
     if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
     __syncthreads();
     const std::int64_t tile = smem.tile;
+    count_lookback<count_tile_state> prefix{state, p.fenced};
+    const std::int64_t total = agent.run_tile(tile, prefix);
+    if (threadIdx.x == 0 && tile == tiles - 1) *p.total = total;
+}
+
+/// Large inputs, the shared-memory tile path (compaction_bulk_agent): one block per tile in
+/// ticket order, the tile copied into shared memory by the copy engine, launched behind the
+/// tile-state reset as the kernel above. The last tile writes the kept count.
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
+    compaction_bulk_kernel(const typename Agent::params p, const count_tile_state state,
+                           unsigned int* ticket, std::int64_t tiles) {
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    Agent agent(p, dynamic_smem);
+    wait_for_reset();  // before the ticket and any tile state
+    if (threadIdx.x == 0) {
+        bulk::init(&agent.h.bar);
+        bulk::fence_init();
+        // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
+        const std::int64_t tile = atomicAdd(ticket, 1u);
+        if (agent.is_full(tile)) agent.start_copy(tile);
+        agent.h.tile = tile;
+    }
+    __syncthreads();
+    const std::int64_t tile = agent.h.tile;
+    if (agent.is_full(tile)) {
+        bulk::wait(&agent.h.bar, 0);
+    } else {
+        agent.load_partial(tile);
+        __syncthreads();
+    }
     count_lookback<count_tile_state> prefix{state, p.fenced};
     const std::int64_t total = agent.run_tile(tile, prefix);
     if (threadIdx.x == 0 && tile == tiles - 1) *p.total = total;
