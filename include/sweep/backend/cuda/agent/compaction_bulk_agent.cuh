@@ -207,7 +207,9 @@ struct compaction_bulk_agent {
             if (p.fenced) {
                 // In place: the tile's input was read by the copy engine (the async proxy); order
                 // those reads before the publication that lets later tiles overwrite them.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
                 asm volatile("fence.proxy.async.global;" ::: "memory");
+#endif
             }
             prefix.announce(tile, static_cast<std::int64_t>(kept));
             prefix.resolve(tile, static_cast<std::int64_t>(kept), &h.prefix);
