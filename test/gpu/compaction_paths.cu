@@ -5,6 +5,7 @@
 // 16 KB; the register tile differs for 1-byte values), at the edges of a warp's segment and of a
 // 512-byte round inside the last tile, and for selectivities 0/1/50/99/100 % and random runs.
 // Outputs are poisoned: nothing may be written past a returned end.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -174,4 +175,47 @@ TEST_CASE("gpu compaction paths: an input that is not 16-byte aligned takes the 
     REQUIRE(got_k == k);
     const auto got = out.download();
     CHECK(same_bits(got.data(), want.data(), static_cast<std::size_t>(k)));
+}
+
+TEST_CASE("gpu compaction paths: the in-place pass runs mirrored when few are kept",
+          "[gpu][compaction][paths][inplace]") {
+    // The pass by hand (as run_partition_in_place does it): with 1 % kept the sample must choose
+    // the mirrored direction (rejected elements in place at the range's end, kept ones in the
+    // temporary's last k slots), with 99 % the forward one; both against seq.
+    using tuning = cu::default_compaction_tuning<std::int32_t>;
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const std::int64_t n = std::min<std::int64_t>(37 * compaction_bulk_tile_of<std::int32_t>() + 11,
+                                                   max_test_size());
+    if (n <= 4 * compaction_tile_of<std::int32_t>()) {
+        WARN("skipped: SWEEP_TEST_MAX_N leaves only the single-block sizes");
+        return;
+    }
+    auto g = sweep_test::rng(109);
+    for (const unsigned pct : {1u, 99u}) {
+        const auto h = random_inputs<std::int32_t>(n, g);
+        const keep_percent pred{pct};
+        std::vector<std::int32_t> want_t(h.size()), want_f(h.size());
+        const auto [et, ef] = sweep::partition_copy(sweep::seq, h.begin(), h.end(), want_t.begin(),
+                                                    want_f.begin(), pred);
+        const std::int64_t k = et - want_t.begin();
+        (void)ef;
+        device_vector<std::int32_t> range(h), temp(h.size());
+        bool mirrored = false;
+        const std::int64_t got_k = cu::run_compaction<tuning>(
+            "stable_partition", static_cast<const std::int32_t*>(range.data()),
+            static_cast<const std::int32_t*>(range.data()), true, range.data(), temp.data(), true,
+            true, n, pred, nullptr, alloc, cu::compaction_path::bulk, &mirrored);
+        INFO("keep " << pct << " %, n = " << n << ", k = " << k);
+        REQUIRE(got_k == k);
+        CHECK(mirrored == (pct < 50));
+        const auto r = range.download();
+        const auto t = temp.download();
+        if (mirrored) {
+            CHECK(same_bits(t.data() + (n - k), want_t.data(), static_cast<std::size_t>(k)));
+            CHECK(same_bits(r.data() + k, want_f.data(), static_cast<std::size_t>(n - k)));
+        } else {
+            CHECK(same_bits(r.data(), want_t.data(), static_cast<std::size_t>(k)));
+            CHECK(same_bits(t.data(), want_f.data(), static_cast<std::size_t>(n - k)));
+        }
+    }
 }

@@ -38,6 +38,9 @@
 
 namespace sweep::detail::cuda {
 
+/// Set in the kept count the last tile writes when the in-place pass ran mirrored.
+inline constexpr std::int64_t compaction_mirrored_bit = std::int64_t{1} << 62;
+
 template <class Tuning, class In, class Stencil, class OutT, class OutF, class Pred>
 struct compaction_bulk_agent {
     using tuning = Tuning;
@@ -74,6 +77,7 @@ struct compaction_bulk_agent {
     struct header {
         alignas(16) std::uint64_t bar;
         std::int64_t tile;
+        std::int64_t order;   // the ticket: the look-back's index
         std::int64_t prefix;  // kept elements before the tile (warp 0's look-back)
         int warp_counts[warps];
         unsigned short round_counts[warps][rounds];  // kept elements of each round (<= 512)
@@ -126,9 +130,19 @@ struct compaction_bulk_agent {
 
     /// Compacts tile `tile`, whose data is in shared memory (barrier waited on, or load_partial
     /// done and the block synchronized). Prefix: count_lookback (count_prefix.cuh), used by warp
-    /// 0. Returns the kept count up to and including this tile.
+    /// 0 with the look-back index `order` (the tile's ticket).
+    ///
+    /// Forward (order == tile): the count is the tile's kept elements and the prefix P the kept
+    /// elements before the tile; kept -> out_true[P + rank], rejected -> out_false[base - P + j].
+    /// Mirrored (the in-place pass only, OutT == OutF; tiles taken from the back, order = tiles -
+    /// 1 - tile): the count is the tile's rejected elements and P the rejected elements after the
+    /// tile; rejected -> out_true (the range, in place) at n - P - rejected(tile) + j, kept ->
+    /// out_false (the temporary) at end(tile) + P - kept(tile) + rank, so that the kept elements
+    /// fill the temporary's last k slots in order. Returns the count up to and including this
+    /// tile in look-back order (kept from the front, or rejected from the back).
     template <class Prefix>
-    __device__ std::int64_t run_tile(std::int64_t tile, Prefix& prefix) {
+    __device__ std::int64_t run_tile(std::int64_t tile, std::int64_t order, bool mirror,
+                                     Prefix& prefix) {
         const std::int64_t base = tile * tile_items;
         const std::int64_t left = p.n - base;
         const int len = left < tile_items ? static_cast<int>(left) : static_cast<int>(tile_items);
@@ -203,6 +217,7 @@ struct compaction_bulk_agent {
         }
 
         // ---- the tile's prefix: warp 0 publishes its count and looks back ------------------------
+        const int counted = mirror ? len - kept : kept;
         if (warp == 0) {
             if (p.fenced) {
                 // In place: the tile's input was read by the copy engine (the async proxy); order
@@ -211,15 +226,35 @@ struct compaction_bulk_agent {
                 asm volatile("fence.proxy.async.global;" ::: "memory");
 #endif
             }
-            prefix.announce(tile, static_cast<std::int64_t>(kept));
-            prefix.resolve(tile, static_cast<std::int64_t>(kept), &h.prefix);
+            prefix.announce(order, static_cast<std::int64_t>(counted));
+            prefix.resolve(order, static_cast<std::int64_t>(counted), &h.prefix);
         }
         __syncthreads();
-        const std::int64_t kept_before = h.prefix;
+        const std::int64_t before = h.prefix;  // kept before the tile, or rejected after it
 
         // ---- store: each warp its rounds, kept run then rejected run ---------------------------
-        std::int64_t at_true = kept_before + warp_before;
-        std::int64_t at_false = base - kept_before + (warp * warp_items - warp_before);
+        const std::int64_t warp_rejected_before = warp * warp_items - warp_before;
+        if constexpr (std::is_same_v<OutT, OutF>) {
+            // One store loop for both directions (a second copy of it spilled for int8).
+            const std::int64_t kept_at =
+                mirror ? base + len + before - kept + warp_before : before + warp_before;
+            const std::int64_t rejected_at = mirror
+                                                 ? p.n - before - (len - kept) + warp_rejected_before
+                                                 : base - before + warp_rejected_before;
+            store_rounds((mirror ? p.out_false : p.out_true) + kept_at,
+                         (mirror ? p.out_true : p.out_false) + rejected_at, len, split, s);
+        } else {
+            store_rounds(p.out_true + (before + warp_before),
+                         p.out_false + (base - before + warp_rejected_before), len, split, s);
+        }
+        return before + counted;
+    }
+
+    /// This warp's rounds: the kept run of each to out_kept, the rejected run (split) to
+    /// out_rejected, both advancing; lane j stores elements j, j + 32, ... of a run.
+    template <class OutK, class OutR>
+    __device__ __forceinline__ void store_rounds(OutK out_kept, OutR out_rejected, int len,
+                                                 bool split, const value_type* s) const {
 #pragma unroll 1
         for (int r = 0; r < rounds; ++r) {
             const int round_first = warp * warp_items + r * round_items;
@@ -227,26 +262,23 @@ struct compaction_bulk_agent {
             if (valid <= 0) break;
             const int rk = h.round_counts[warp][r];
             const value_type* const src = s + round_first;
-            const OutT out_t = p.out_true + at_true;
             if (split) {
-                const OutF out_f = p.out_false + at_false;
 #pragma unroll
                 for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
                     const int k = k0 + lane;
-                    if (k < rk) out_t[k] = src[k];
-                    else if (k < valid) out_f[k - rk] = src[k];
+                    if (k < rk) out_kept[k] = src[k];
+                    else if (k < valid) out_rejected[k - rk] = src[k];
                 }
             } else {
 #pragma unroll
                 for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
                     const int k = k0 + lane;
-                    if (k < rk) out_t[k] = src[k];
+                    if (k < rk) out_kept[k] = src[k];
                 }
             }
-            at_true += rk;
-            at_false += valid - rk;
+            out_kept += rk;
+            out_rejected += valid - rk;
         }
-        return kept_before + kept;
     }
 };
 

@@ -23,11 +23,12 @@
 
 namespace sweep::detail::cuda {
 
-/// Temporary storage: [ ticket (offset 0) | kept count (offset 64), when there is no mapped slot ]
-/// in the first 128 bytes, so that the ticket's atomics share no line with the status polls; then
-/// one status word per tile.
+/// Temporary storage: [ ticket (offset 0) | kept count (offset 64), when there is no mapped slot |
+/// direction of a mirrored in-place pass (offset 96) ] in the first 128 bytes, so that the
+/// ticket's atomics share no line with the status polls; then one status word per tile.
 inline constexpr std::size_t compaction_header_bytes = 128;
 inline constexpr std::size_t compaction_count_offset = 64;
+inline constexpr std::size_t compaction_direction_offset = 96;
 
 template <class T>
 bool compaction_aligned(T it, std::size_t alignment) {
@@ -60,6 +61,11 @@ constexpr bool compaction_bulk_eligible() {
 /// to out_false in order. `fenced`: out_true aliases the input (the in-place partitions).
 /// Enqueues on `s`, waits for the count and returns it.
 ///
+/// `mirrored` (the in-place pass only: split, fenced, out_true the range, out_false a temporary
+/// of n elements): when the shared-memory path serves the call, the reset kernel samples the
+/// predicate and the pass may run mirrored (kept elements to the temporary's last k slots,
+/// rejected ones in place at the range's end); *mirrored says which. nullptr: forward always.
+///
 /// Small inputs (at most single_block_max_tiles register tiles): one block. Larger: contiguous
 /// 16-byte aligned plain inputs of 1-, 2-, 4- and 8-byte values take the shared-memory tile path
 /// (BulkTuning; void: never), anything else the register path (Tuning). Either way the tile
@@ -70,7 +76,9 @@ template <class Tuning, class In, class Stencil, class OutT, class OutF, class P
 std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stencil_is_input,
                             OutT out_true, OutF out_false, bool split, bool fenced, std::int64_t n,
                             Pred pred, stream_t s, const temp_allocator& alloc,
-                            compaction_path path = compaction_path::automatic) {
+                            compaction_path path = compaction_path::automatic,
+                            bool* mirrored = nullptr) {
+    if (mirrored != nullptr) *mirrored = false;
     using agent = compaction_agent<Tuning, In, Stencil, OutT, OutF, Pred>;
     std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
     const bool single = tiles <= single_block_max_tiles;
@@ -95,10 +103,12 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     auto* total = slot != nullptr
                       ? slot
                       : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
-    const typename agent::params p{in,    stencil, out_true, out_false,        n,
-                                   total, pred,    split,    fenced,           stencil_is_input,
-                                   compaction_aligned(in, 4),
-                                   compaction_aligned(stencil, 4)};
+    typename agent::params p{in,    stencil, out_true, out_false,        n,
+                             total, pred,    split,    fenced,           stencil_is_input,
+                             compaction_aligned(in, 4),
+                             compaction_aligned(stencil, 4)};
+    const bool choose_direction = use_bulk && mirrored != nullptr && split && fenced &&
+                                  std::is_same_v<OutT, OutF>;
     if (single) {
         compaction_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
         check_launch(name);
@@ -107,10 +117,18 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         // (and the count slot, which needs none).
         const std::size_t vectors = bytes / 16;
         constexpr unsigned reset_threads = 256;
-        reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + reset_threads - 1) /
-                                                           reset_threads),
-                                     reset_threads, 0, s>>>(reinterpret_cast<uint4*>(base),
-                                                            vectors);
+        const auto reset_blocks =
+            static_cast<unsigned>((vectors + reset_threads - 1) / reset_threads);
+        if (choose_direction) {
+            auto* const direction =
+                reinterpret_cast<std::uint32_t*>(base + compaction_direction_offset);
+            p.direction = direction;
+            compaction_reset_and_sample_kernel<<<reset_blocks, reset_threads, 0, s>>>(
+                reinterpret_cast<uint4*>(base), vectors, in, n, pred, direction);
+        } else {
+            reset_tile_states_kernel<><<<reset_blocks, reset_threads, 0, s>>>(
+                reinterpret_cast<uint4*>(base), vectors);
+        }
         check_launch(name);
         const count_tile_state state =
             count_tile_state::make(base + compaction_header_bytes, nullptr, tiles);
@@ -139,13 +157,20 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
               name, "cudaMemcpyAsync");
     synchronize(s, name);
     if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
+    if (choose_direction) {
+        *mirrored = (kept & compaction_mirrored_bit) != 0;
+        kept &= compaction_mirrored_bit - 1;
+    }
     return kept;
 }
 
-/// The in-place partitions (both stable): one pass writes the kept elements in order to the
-/// front of the range itself and the rejected ones in order to a temporary; then the temporary
-/// is copied behind the kept ones. `in` reads the range (a const pointer for raw pointers),
-/// `first` writes it. Why the one pass is race-free: count_prefix.cuh and docs/compaction.md.
+/// The in-place partitions (both stable): one pass writes one part in order into the range itself
+/// and the other in order into a temporary of n elements; then the temporary's part is copied
+/// into place. Forward: kept -> the range's front, rejected -> temp[0, n - k), copied to
+/// range[k, n). Mirrored (the shared-memory path, chosen by a sample when fewer than half look
+/// kept): rejected -> the range's back, kept -> temp[n - k, n), copied to range[0, k). `in` reads
+/// the range (a const pointer for raw pointers), `first` writes it. Why the pass is race-free:
+/// count_prefix.cuh and docs/compaction.md.
 template <class Tuning, class In, class It, class Pred>
 std::int64_t run_partition_in_place(const char* name, In in, It first, std::int64_t n, Pred pred,
                                     stream_t s, const temp_allocator& alloc,
@@ -154,12 +179,16 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
     // Allocated before anything moves: std::bad_alloc leaves the range unchanged.
     temp_buffer rejected(alloc, static_cast<std::size_t>(n) * sizeof(T), s);
     T* const r = static_cast<T*>(rejected.get());
-    const std::int64_t kept =
-        run_compaction<Tuning>(name, in, in, true, first, r, true, true, n, pred, s, alloc, path);
-    if (kept < n) {
-        const std::int64_t count = n - kept;
+    bool mirrored = false;
+    const std::int64_t kept = run_compaction<Tuning>(name, in, in, true, first, r, true, true, n,
+                                                     pred, s, alloc, path, &mirrored);
+    // The part in the temporary: [from, from + count) of it goes to range[to, to + count).
+    const std::int64_t count = mirrored ? kept : n - kept;
+    const std::int64_t from = mirrored ? n - kept : 0;
+    const std::int64_t to = mirrored ? 0 : kept;
+    if (count > 0) {
         if constexpr (std::is_pointer_v<It>) {
-            check(static_cast<int>(cudaMemcpyAsync(first + kept, r,
+            check(static_cast<int>(cudaMemcpyAsync(first + to, r + from,
                                                    static_cast<std::size_t>(count) * sizeof(T),
                                                    cudaMemcpyDeviceToDevice, s)),
                   name, "cudaMemcpyAsync");
@@ -169,7 +198,7 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
                 resident_blocks(reinterpret_cast<const void*>(kernel), 256, name);
             const std::int64_t want = (count + 255) / 256;
             kernel<<<static_cast<unsigned>(want < resident ? want : resident), 256, 0, s>>>(
-                r, first + kept, count);
+                r + from, first + to, count);
             check_launch(name);
         }
     }
