@@ -107,8 +107,12 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                              total, pred,    split,    fenced,           stencil_is_input,
                              compaction_aligned(in, 4),
                              compaction_aligned(stencil, 4)};
-    const bool choose_direction = use_bulk && mirrored != nullptr && split && fenced &&
-                                  std::is_same_v<OutT, OutF>;
+    // The mirrored pass needs the shared-memory path (the plain form: the sample applies the
+    // predicate to the input) and one output type (the two outputs swap roles).
+    constexpr bool can_mirror =
+        compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>() &&
+        std::is_same_v<OutT, OutF>;
+    const bool choose_direction = can_mirror && use_bulk && mirrored != nullptr && split && fenced;
     if (single) {
         compaction_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
         check_launch(name);
@@ -119,16 +123,20 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         constexpr unsigned reset_threads = 256;
         const auto reset_blocks =
             static_cast<unsigned>((vectors + reset_threads - 1) / reset_threads);
-        if (choose_direction) {
-            auto* const direction =
-                reinterpret_cast<std::uint32_t*>(base + compaction_direction_offset);
-            p.direction = direction;
-            compaction_reset_and_sample_kernel<<<reset_blocks, reset_threads, 0, s>>>(
-                reinterpret_cast<uint4*>(base), vectors, in, n, pred, direction);
-        } else {
+        bool sampled = false;
+        if constexpr (can_mirror) {
+            if (choose_direction) {
+                auto* const direction =
+                    reinterpret_cast<std::uint32_t*>(base + compaction_direction_offset);
+                p.direction = direction;
+                compaction_reset_and_sample_kernel<<<reset_blocks, reset_threads, 0, s>>>(
+                    reinterpret_cast<uint4*>(base), vectors, in, n, pred, direction);
+                sampled = true;
+            }
+        }
+        if (!sampled)
             reset_tile_states_kernel<><<<reset_blocks, reset_threads, 0, s>>>(
                 reinterpret_cast<uint4*>(base), vectors);
-        }
         check_launch(name);
         const count_tile_state state =
             count_tile_state::make(base + compaction_header_bytes, nullptr, tiles);
