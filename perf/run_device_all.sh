@@ -3,7 +3,8 @@
 #   gpu: build everything, run every GPU test (rc and summary line each), compute-sanitizer
 #        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented,
 #        radix, numerics, the Thrust port and sweep::automatic's managed-memory threshold;
-#        RADIX_TUNE=1 adds the radix sort's shape sweep).
+#        RADIX_TUNE=1 adds the radix sort's shape sweep, COMPACTION_TUNE=1 compaction's tile
+#        geometries).
 #   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores
 #        (bench_automatic: sweep::automatic's seq/par threshold).
 # Logs and tables go to $OUT (the perf tables as .md; everything else in one archive).
@@ -33,7 +34,9 @@ if [ "$what" = gpu ]; then
     log "memcheck $t: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
   done
   timeout 150 $B/perf/gpu/sweep_perf_gpu_scan ${SCAN_RANGE:-28 10} >"$OUT/perf_scan.md" 2>&1
-  [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
+  [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 180 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
+  # Compaction's tile geometries of both paths (set COMPACTION_TUNE=1): sweep only, int32, 50 %.
+  [ -n "${COMPACTION_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction 28 24 tuning >"$OUT/perf_compaction_tune.md" 2>&1
   timeout 100 $B/perf/gpu/sweep_perf_gpu_segmented 24,28 int32,int8 >"$OUT/perf_segmented.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix all 24,28 >"$OUT/perf_radix.md" 2>&1
   # The radix sort's kernel shapes (set RADIX_TUNE=1): sweep only, several shapes per case.

@@ -30,6 +30,8 @@ add_test(NAME gpu_segmented_host_compiled_control_compiles COMMAND ${CMAKE_CXX_C
 sweep_add_gpu_test(test_gpu_compaction gpu/compaction.cu)
 sweep_add_gpu_test(test_gpu_compaction_types_int gpu/compaction_types_int.cu)
 sweep_add_gpu_test(test_gpu_compaction_types_other gpu/compaction_types_other.cu)
+# Both tile paths (register, shared-memory bulk) forced, against seq at the edges of both tiles.
+sweep_add_gpu_test(test_gpu_compaction_paths gpu/compaction_paths.cu)
 sweep_add_gpu_test(test_gpu_compaction_large gpu/compaction_large.cu)
 sweep_add_gpu_test(test_gpu_compaction_host_compiled gpu/compaction_host_compiled.cpp)
 # From a host-compiled file, compaction with a predicate that is not precompiled fails to compile

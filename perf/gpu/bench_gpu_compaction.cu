@@ -13,9 +13,14 @@
 // its count stays on the device; the column "cub+count" adds what a call returning an end
 // iterator must do (copy the count to the host and wait), which sweep and Thrust do.
 //
+// "sweep us" is the default (the shared-memory tile path, agent/compaction_bulk_agent.cuh, for
+// these aligned int32 inputs); "regs us" forces the register path (agent/compaction_agent.cuh,
+// the default before session 4) through the dispatch layer, and "new/regs" is their ratio (> 1:
+// the default is faster).
+//
 // Usage: sweep_perf_gpu_compaction [max_log2 = 28] [min_log2 = 24] [what = all]
 //   what: copy_if | partition_copy | partition | stable_partition | tuning | all
-//   tuning: copy_if and partition_copy at 50 % through several tile geometries
+//   tuning: copy_if and partition_copy at 50 % through several tile geometries of both paths
 //   (tuning/compaction_tuning.cuh), sweep only.
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
@@ -119,22 +124,31 @@ struct buffers {
 
 void print_header(const char* algo) {
     std::printf("\n%s, int32; times in us, median of 25\n\n", algo);
-    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | cub us    | %%copy  | cub+count us | thrust us | %%copy  | vs CUB | vs thrust | check |\n");
-    std::printf("|------|------|-----------|-----------|--------|-----------|--------|--------------|-----------|--------|--------|-----------|-------|\n");
+    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | thrust us | %%copy  | vs CUB | vs thrust | check |\n");
+    std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|-----------|--------|--------|-----------|-------|\n");
 }
 
 void print_row(std::FILE* csv, const char* algo, int lg, int pct, double bytes, double copy_us,
-               double sweep_us, double cub_us, double cub_count_us, double thrust_us,
-               const char* check) {
+               double sweep_us, double regs_us, double cub_us, double cub_count_us,
+               double thrust_us, const char* check) {
     const double copy_gbs = 2.0 * double(std::int64_t{1} << lg) * 4 / copy_us * 1e-3;
     auto pc = [&](double us) { return 100.0 * (bytes / us * 1e-3) / copy_gbs; };
-    std::printf("| 2^%-2d | %3d%% | %9.1f | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %12.1f | %9.1f | %5.1f%% | %5.2fx | %8.2fx | %s |\n",
-                lg, pct, copy_us, sweep_us, pc(sweep_us), cub_us, pc(cub_us), cub_count_us,
-                thrust_us, pc(thrust_us), cub_us / sweep_us, thrust_us / sweep_us, check);
+    std::printf("| 2^%-2d | %3d%% | %9.1f | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %7.2fx | %9.1f | %5.1f%% | %12.1f | %9.1f | %5.1f%% | %5.2fx | %8.2fx | %s |\n",
+                lg, pct, copy_us, sweep_us, pc(sweep_us), regs_us, pc(regs_us), regs_us / sweep_us,
+                cub_us, pc(cub_us), cub_count_us, thrust_us, pc(thrust_us), cub_us / sweep_us,
+                thrust_us / sweep_us, check);
     std::fflush(stdout);
     if (csv)
-        std::fprintf(csv, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f\n", algo, lg, pct, copy_us, sweep_us,
-                     cub_us, cub_count_us, thrust_us);
+        std::fprintf(csv, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", algo, lg, pct, copy_us,
+                     sweep_us, regs_us, cub_us, cub_count_us, thrust_us);
+}
+
+// The register path, forced (the default before session 4), for the "regs" columns.
+using regs_tuning = sweep::detail::cuda::default_compaction_tuning<std::int32_t>;
+constexpr auto regs_path = sweep::detail::cuda::compaction_path::registers;
+
+sweep::detail::cuda::temp_allocator default_alloc() {
+    return sweep::detail::cuda::make_temp_allocator<sweep::default_resource>(nullptr);
 }
 
 void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, std::FILE* csv) {
@@ -156,6 +170,14 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 const double sweep_us = t.median_us([&] {
                     kept = sweep::copy_if(sweep::gpu.on(s), b.in, b.in + n, b.out, pred) - b.out;
                 });
+                std::int64_t regs_kept = 0;
+                const double regs_us = t.median_us([&] {
+                    const std::int32_t* in = b.in;
+                    regs_kept = sweep::detail::cuda::run_compaction<regs_tuning>(
+                        "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
+                        default_alloc(), regs_path);
+                });
+                const bool regs_same = regs_kept == kept && host(b.out2, kept) == host(b.out, kept);
                 const double cub_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
                     cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
@@ -172,8 +194,9 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 ok(cudaGetLastError(), "bench");
                 ok(cudaStreamSynchronize(s), "check");
                 const bool same = kept == *b.num_host && host(b.out, kept) == host(b.ref, kept);
-                print_row(csv, "copy_if", lg, pct, double(n + kept) * 4, copy_us, sweep_us, cub_us,
-                          cub_count_us, thrust_us, same ? "ok" : "MISMATCH");
+                print_row(csv, "copy_if", lg, pct, double(n + kept) * 4, copy_us, sweep_us, regs_us,
+                          cub_us, cub_count_us, thrust_us,
+                          !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
             }
         }
     }
@@ -192,6 +215,17 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 const double sweep_us = t.median_us([&] {
                     kept = sweep::partition_copy(sweep::gpu.on(s), b.in, b.in + n, b.out, b.out2, pred).first - b.out;
                 });
+                const auto sweep_t = host(b.out, kept);
+                const auto sweep_f = host(b.out2, n - kept);
+                std::int64_t regs_kept = 0;
+                const double regs_us = t.median_us([&] {
+                    const std::int32_t* in = b.in;
+                    regs_kept = sweep::detail::cuda::run_compaction<regs_tuning>(
+                        "partition_copy", in, in, true, b.out, b.out2, true, false, n, pred, s,
+                        default_alloc(), regs_path);
+                });
+                const bool regs_same = regs_kept == kept && host(b.out, kept) == sweep_t &&
+                                       host(b.out2, n - kept) == sweep_f;
                 const double cub_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
                     cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
@@ -214,12 +248,13 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
                 ok(cudaStreamSynchronize(s), "check");
                 const auto r = host(b.ref, n);
-                auto rej = host(b.out2, n - kept);
+                auto rej = sweep_f;
                 std::reverse(rej.begin(), rej.end());
-                const bool same = kept == *b.num_host && host(b.out, kept) == std::vector<std::int32_t>(r.begin(), r.begin() + kept) &&
+                const bool same = kept == *b.num_host && sweep_t == std::vector<std::int32_t>(r.begin(), r.begin() + kept) &&
                                   rej == std::vector<std::int32_t>(r.begin() + kept, r.end());
                 print_row(csv, "partition_copy", lg, pct, double(2 * n) * 4, copy_us, sweep_us,
-                          cub_us, cub_count_us, thrust_us, same ? "ok" : "MISMATCH");
+                          regs_us, cub_us, cub_count_us, thrust_us,
+                          !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
             }
         }
     }
@@ -247,6 +282,14 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     },
                     restore);
                 const auto mine = host(b.out, n);
+                const double regs_us = t.median_us(
+                    [&] {
+                        sweep::detail::cuda::run_partition_in_place<regs_tuning>(
+                            algo, static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
+                            default_alloc(), regs_path);
+                    },
+                    restore);
+                const bool regs_same = host(b.out, n) == mine;
                 const double cub_us = t.median_us([&] {
                     std::size_t bytes = b.cub_bytes;
                     cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
@@ -269,8 +312,9 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
                 ok(cudaStreamSynchronize(s), "check");
                 const bool same = host(b.out, n) == mine;
-                print_row(csv, algo, lg, pct, double(2 * n) * 4, copy_us, sweep_us, cub_us,
-                          cub_count_us, thrust_us, same ? "ok" : "MISMATCH");
+                print_row(csv, algo, lg, pct, double(2 * n) * 4, copy_us, sweep_us, regs_us,
+                          cub_us, cub_count_us, thrust_us,
+                          !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
             }
         }
     }
@@ -288,10 +332,10 @@ void tune_one(const char* name, buffers& b, int lg, cudaStream_t s, double copy_
     const std::int32_t* in = b.in;
     std::int64_t kept = 0;
     const double sel_us = t.median_us([&] {
-        kept = run_compaction<Tuning>("copy_if", in, in, true, b.out, b.out, false, false, n, pred, s, alloc);
+        kept = run_compaction<Tuning>("copy_if", in, in, true, b.out, b.out, false, false, n, pred, s, alloc, compaction_path::registers);
     });
     const double part_us = t.median_us([&] {
-        run_compaction<Tuning>("partition_copy", in, in, true, b.out, b.out2, true, false, n, pred, s, alloc);
+        run_compaction<Tuning>("partition_copy", in, in, true, b.out, b.out2, true, false, n, pred, s, alloc, compaction_path::registers);
     });
     using agent = compaction_agent<Tuning, const std::int32_t*, const std::int32_t*, std::int32_t*,
                                    std::int32_t*, sweep::less_or_equal<std::int32_t>>;
@@ -309,9 +353,48 @@ void tune_one(const char* name, buffers& b, int lg, cudaStream_t s, double copy_
     std::fflush(stdout);
 }
 
+/// The shared-memory path with tile geometry BulkTuning (the register tuning is the default; it
+/// serves only the single-block sizes, none here).
+template <class BulkTuning>
+void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy_us) {
+    using namespace sweep::detail::cuda;
+    using pred_t = sweep::less_or_equal<std::int32_t>;
+    using in_t = const std::int32_t*;
+    using reg_t = default_compaction_tuning<std::int32_t>;
+    timer t(s);
+    const std::int64_t n = std::int64_t{1} << lg;
+    const pred_t pred{50};
+    const temp_allocator alloc = make_temp_allocator<sweep::default_resource>(nullptr);
+    const std::int32_t* in = b.in;
+    std::int64_t kept = 0;
+    const double sel_us = t.median_us([&] {
+        kept = run_compaction<reg_t, in_t, in_t, std::int32_t*, std::int32_t*, pred_t, BulkTuning>(
+            "copy_if", in, in, true, b.out, b.out, false, false, n, pred, s, alloc,
+            compaction_path::bulk);
+    });
+    const double part_us = t.median_us([&] {
+        run_compaction<reg_t, in_t, in_t, std::int32_t*, std::int32_t*, pred_t, BulkTuning>(
+            "partition_copy", in, in, true, b.out, b.out2, true, false, n, pred, s, alloc,
+            compaction_path::bulk);
+    });
+    using agent = compaction_bulk_agent<BulkTuning, in_t, in_t, std::int32_t*, std::int32_t*, pred_t>;
+    cudaFuncAttributes attr{};
+    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel<agent>), "attributes");
+    int per_sm = 0;
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel<agent>,
+                                                     agent::threads, agent::smem_bytes),
+       "occupancy");
+    const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
+    const double sel = double(n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100;
+    const double part = double(2 * n) * 4 / part_us * 1e-3 / copy_gbs * 100;
+    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% |\n", name, lg,
+                static_cast<int>(agent::tile_items), attr.numRegs, per_sm, sel_us, sel, part_us, part);
+    std::fflush(stdout);
+}
+
 void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
     using sweep::detail::cuda::compaction_tuning;
-    std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy)\n\n");
+    std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy); register path, then bulk\n\n");
     std::printf("| threads x rounds, min blocks | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  |\n");
     std::printf("|-----------------------------|------|------|-----|----|-----------|--------|-----------|--------|\n");
     timer t(s);
@@ -331,6 +414,13 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         tune_one<compaction_tuning<256, 24, 3>>("256 x 24, 3", b, lg, s, copy_us);
         tune_one<compaction_tuning<384, 16, 2>>("384 x 16, 2", b, lg, s, copy_us);
         tune_one<compaction_tuning<64, 32, 16>>("64 x 32, 16", b, lg, s, copy_us);
+        using sweep::detail::cuda::compaction_bulk_tuning;
+        tune_bulk<compaction_bulk_tuning<128, 16384, 12>>("bulk 128 x 16K, 12 (default)", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 16384, 1>>("bulk 128 x 16K, free", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 8192, 16>>("bulk 128 x 8K, 16", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 24576, 8>>("bulk 128 x 24K, 8", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 32768, 6>>("bulk 256 x 32K, 6", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<64, 8192, 24>>("bulk 64 x 8K, 24", b, lg, s, copy_us);
     }
 }
 
@@ -361,7 +451,7 @@ int main(int argc, char** argv) {
     ok(cudaMemcpyAsync(b.pristine, b.in, b.nmax * 4, cudaMemcpyDeviceToDevice, s), "copy");
     ok(cudaStreamSynchronize(s), "fill");
     // CUB temporary storage, sized once for the largest n (the larger of select and partition).
-    const sweep::less_or_equal<std::int32_t> pred{50};
+    const anchor_le pred{50};
     std::size_t a = 0, c = 0;
     cub::DeviceSelect::If(nullptr, a, b.in, b.ref, b.num, static_cast<int>(b.nmax), pred, s);
     cub::DevicePartition::If(nullptr, c, b.in, b.ref, b.num, static_cast<int>(b.nmax), pred, s);

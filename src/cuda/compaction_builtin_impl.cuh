@@ -65,7 +65,10 @@ std::int64_t run_builtin_plain(const builtin_compaction_request& r) {
 template <class U, class S>
 std::int64_t run_builtin_stencil(const builtin_compaction_request& r) {
     auto* out = static_cast<U*>(r.out_true);
-    return run_compaction<default_compaction_tuning<U>>(
+    // The stencil form never takes the shared-memory path (BulkTuning void): no kernel for it
+    // where S happens to be U.
+    return run_compaction<default_compaction_tuning<U>, const U*, const S*, U*, U*,
+                          builtin_predicate<S>, void>(
         r.name, static_cast<const U*>(r.in), static_cast<const S*>(r.stencil), false, out, out,
         false, false, r.n, make_builtin_predicate<S>(r), r.stream, r.alloc);
 }

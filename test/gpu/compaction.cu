@@ -122,6 +122,44 @@ TEST_CASE("gpu partitions in place: 99 % kept, each tile writing into the tiles 
     }
 }
 
+TEST_CASE("gpu partitions in place: 1 % kept (mirrored pass), each tile writing into the tiles "
+          "just after it",
+          "[gpu][compaction][inplace]") {
+    // With fewer than half kept (by a sample), the shared-memory path runs the pass mirrored:
+    // tiles from the back, rejected elements in place at the range's end. With 99 % rejected,
+    // tile t's rejected elements land about (tiles - t)/100 tiles further on, in tiles taken
+    // shortly before it: safe only because a tile learns where to write after every tile taken
+    // before it has published its count, which it does after reading its input. Also a mixed
+    // pattern: the first 70 % rejected, the rest kept (rejected elements moving 0.3 n right).
+    auto g = sweep_test::rng(1200);
+    const std::int64_t n = std::min((std::int64_t{1} << 25) + 777, max_test_size());
+    for (int round = 0; round < 4; ++round) {
+        std::vector<std::int32_t> h;
+        if (round < 3) {
+            h = random_inputs<std::int32_t>(n, g);
+        } else {
+            std::uniform_int_distribution<std::int32_t> d(1, 1 << 30);
+            h.resize(static_cast<std::size_t>(n));
+            for (std::int64_t i = 0; i < n; ++i) h[i] = i < n / 10 * 7 ? d(g) : -d(g);
+        }
+        INFO("round " << round << (round < 3 ? " (1 % kept)" : " (70 % rejected, then kept)"));
+        auto want = h;
+        std::int64_t k = 0;
+        device_vector<std::int32_t> a(h);
+        if (round < 3) {
+            const keep_percent pred{1};
+            k = sweep::stable_partition(sweep::seq, want.begin(), want.end(), pred) - want.begin();
+            CHECK(sweep::stable_partition(sweep::gpu, a.begin(), a.end(), pred) - a.begin() == k);
+        } else {
+            const sweep::less_than<std::int32_t> negative{0};
+            k = sweep::stable_partition(sweep::seq, want.begin(), want.end(), negative) -
+                want.begin();
+            CHECK(sweep::partition(sweep::gpu, a.begin(), a.end(), negative) - a.begin() == k);
+        }
+        CHECK(a.download() == want);
+    }
+}
+
 // ---- iterators -----------------------------------------------------------------------------------
 
 TEST_CASE("gpu copy_if: a counting iterator with a stencil gives the indices of the matches",

@@ -43,6 +43,10 @@ struct compaction_params {
     bool stencil_is_input;  // the plain copy_if: pred(input), no stencil loads
     bool in_aligned;        // `in` is 4-byte aligned: 1- and 2-byte values load as 32-bit words
     bool stencil_aligned;   // likewise for the stencil
+    // The in-place pass on the shared-memory path only (compaction_bulk_agent): where the
+    // direction chosen for this call lies (non-zero: mirrored, docs/compaction.md), written by
+    // the reset kernel this launch runs behind. nullptr: forward.
+    const std::uint32_t* direction = nullptr;
 };
 
 /// A thread's items in registers, item i = element i % Vec of round i / Vec. Vec > 1 (1- and

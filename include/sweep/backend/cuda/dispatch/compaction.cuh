@@ -1,5 +1,5 @@
 // sweep/backend/cuda/dispatch/compaction.cuh -- GPU backend, host side of stream compaction: sizes
-// the temporary storage, resets the tile states, launches, and brings the kept count back (the
+// the temporary storage, resets the tile states, picks the tile path, launches, and brings the kept count back (the
 // algorithms return iterators that depend on it, so these calls wait for their work). No
 // algorithm logic here.
 #pragma once
@@ -11,8 +11,10 @@
 #include <cuda_runtime.h>
 
 #include <sweep/backend/cuda/agent/compaction_agent.cuh>
+#include <sweep/backend/cuda/agent/compaction_bulk_agent.cuh>
 #include <sweep/backend/cuda/compaction_precompiled.hpp>
 #include <sweep/backend/cuda/agent/count_prefix.cuh>
+#include <sweep/backend/cuda/dispatch/scan.cuh>  // reset_tile_states_kernel, launch_after_reset
 #include <sweep/backend/cuda/kernels/compaction_kernels.cuh>
 #include <sweep/backend/cuda/runtime.hpp>
 #include <sweep/backend/cuda/tuning/compaction_tuning.cuh>
@@ -21,11 +23,12 @@
 
 namespace sweep::detail::cuda {
 
-/// Temporary storage: [ ticket (offset 0) | kept count (offset 64), when there is no mapped slot ]
-/// in the first 128 bytes, so that the ticket's atomics share no line with the status polls; then
-/// one status word per tile.
+/// Temporary storage: [ ticket (offset 0) | kept count (offset 64), when there is no mapped slot |
+/// direction of a mirrored in-place pass (offset 96) ] in the first 128 bytes, so that the
+/// ticket's atomics share no line with the status polls; then one status word per tile.
 inline constexpr std::size_t compaction_header_bytes = 128;
 inline constexpr std::size_t compaction_count_offset = 64;
+inline constexpr std::size_t compaction_direction_offset = 96;
 
 template <class T>
 bool compaction_aligned(T it, std::size_t alignment) {
@@ -38,45 +41,123 @@ bool compaction_aligned(T it, std::size_t alignment) {
     }
 }
 
+/// Which tile path a call takes (the benchmark and the tests force one; calls take `automatic`).
+/// automatic: the shared-memory path (compaction_bulk_agent) where it can serve the call, the
+/// register path (compaction_agent) otherwise. bulk: the same (the register path where it
+/// cannot). registers: the register path always.
+enum class compaction_path { automatic, registers, bulk };
+
+template <class BulkTuning, class In, class Stencil, class OutT, class OutF, class Pred>
+constexpr bool compaction_bulk_eligible() {
+    if constexpr (std::is_void_v<BulkTuning>) {
+        return false;
+    } else {
+        return compaction_bulk_agent<BulkTuning, In, Stencil, OutT, OutF, Pred>::eligible;
+    }
+}
+
 /// One compaction pass over n > 0 elements: the kept ones (pred true: of the stencil element,
 /// or of the input element when stencil_is_input) to out_true in order; with `split`, the others
 /// to out_false in order. `fenced`: out_true aliases the input (the in-place partitions).
 /// Enqueues on `s`, waits for the count and returns it.
-template <class Tuning, class In, class Stencil, class OutT, class OutF, class Pred>
+///
+/// `mirrored` (the in-place pass only: split, fenced, out_true the range, out_false a temporary
+/// of n elements): when the shared-memory path serves the call, the reset kernel samples the
+/// predicate and the pass may run mirrored (kept elements to the temporary's last k slots,
+/// rejected ones in place at the range's end); *mirrored says which. nullptr: forward always.
+///
+/// Small inputs (at most single_block_max_tiles register tiles): one block. Larger: contiguous
+/// 16-byte aligned plain inputs of 1-, 2-, 4- and 8-byte values take the shared-memory tile path
+/// (BulkTuning; void: never), anything else the register path (Tuning). Either way the tile
+/// states are reset by a kernel that the look-back kernel is launched behind as a programmatic
+/// dependent launch (dispatch/scan.cuh: lookback reset, launch_after_reset).
+template <class Tuning, class In, class Stencil, class OutT, class OutF, class Pred,
+          class BulkTuning = default_compaction_bulk_tuning<compaction_value_t<In>>>
 std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stencil_is_input,
                             OutT out_true, OutF out_false, bool split, bool fenced, std::int64_t n,
-                            Pred pred, stream_t s, const temp_allocator& alloc) {
+                            Pred pred, stream_t s, const temp_allocator& alloc,
+                            compaction_path path = compaction_path::automatic,
+                            bool* mirrored = nullptr) {
+    if (mirrored != nullptr) *mirrored = false;
     using agent = compaction_agent<Tuning, In, Stencil, OutT, OutF, Pred>;
-    const std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
+    std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
     const bool single = tiles <= single_block_max_tiles;
+    bool use_bulk = false;
+    if constexpr (compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>()) {
+        using bulk_agent = compaction_bulk_agent<BulkTuning, In, Stencil, OutT, OutF, Pred>;
+        use_bulk = !single && path != compaction_path::registers && stencil_is_input &&
+                   compaction_aligned(in, 16) && device_has_bulk_copy(name);
+        if (use_bulk) tiles = (n + bulk_agent::tile_items - 1) / bulk_agent::tile_items;
+    }
     if (tiles > std::numeric_limits<int>::max())
         throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
 
-    // One block with the mapped count slot needs no temporary at all.
+    // One block with the mapped count slot needs no temporary at all. Otherwise the header and
+    // the status words, a whole number of 16-byte vectors (the reset kernel's unit).
     std::int64_t* const slot = mapped_count_slot();
     const std::size_t bytes =
         single ? (slot != nullptr ? 0 : compaction_header_bytes)
-               : compaction_header_bytes + count_tile_state::status_bytes(tiles);
+               : (compaction_header_bytes + count_tile_state::status_bytes(tiles) + 15) / 16 * 16;
     temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
     auto* base = static_cast<unsigned char*>(temp.get());
     auto* total = slot != nullptr
                       ? slot
                       : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
-    const typename agent::params p{in,    stencil, out_true, out_false,        n,
-                                   total, pred,    split,    fenced,           stencil_is_input,
-                                   compaction_aligned(in, 4),
-                                   compaction_aligned(stencil, 4)};
+    typename agent::params p{in,    stencil, out_true, out_false,        n,
+                             total, pred,    split,    fenced,           stencil_is_input,
+                             compaction_aligned(in, 4),
+                             compaction_aligned(stencil, 4)};
+    // The mirrored pass needs the shared-memory path (the plain form: the sample applies the
+    // predicate to the input) and one output type (the two outputs swap roles).
+    constexpr bool can_mirror =
+        compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>() &&
+        std::is_same_v<OutT, OutF>;
+    const bool choose_direction = can_mirror && use_bulk && mirrored != nullptr && split && fenced;
     if (single) {
         compaction_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
+        check_launch(name);
     } else {
-        // The one reset per call (docs/decisions/0001-tile-state-reset.md): ticket + statuses.
-        memset_async(base, bytes, s, name);
+        // The one reset per call (docs/decisions/0001-tile-state-reset.md): ticket + statuses
+        // (and the count slot, which needs none).
+        const std::size_t vectors = bytes / 16;
+        constexpr unsigned reset_threads = 256;
+        const auto reset_blocks =
+            static_cast<unsigned>((vectors + reset_threads - 1) / reset_threads);
+        bool sampled = false;
+        if constexpr (can_mirror) {
+            if (choose_direction) {
+                auto* const direction =
+                    reinterpret_cast<std::uint32_t*>(base + compaction_direction_offset);
+                p.direction = direction;
+                compaction_reset_and_sample_kernel<<<reset_blocks, reset_threads, 0, s>>>(
+                    reinterpret_cast<uint4*>(base), vectors, in, n, pred, direction);
+                sampled = true;
+            }
+        }
+        if (!sampled)
+            reset_tile_states_kernel<><<<reset_blocks, reset_threads, 0, s>>>(
+                reinterpret_cast<uint4*>(base), vectors);
+        check_launch(name);
         const count_tile_state state =
             count_tile_state::make(base + compaction_header_bytes, nullptr, tiles);
-        compaction_lookback_kernel<agent><<<static_cast<unsigned>(tiles), agent::threads, 0, s>>>(
-            p, state, reinterpret_cast<unsigned int*>(base), tiles);
+        auto* const ticket = reinterpret_cast<unsigned int*>(base);
+        bool launched = false;
+        if constexpr (compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>()) {
+            if (use_bulk) {
+                using bulk_agent = compaction_bulk_agent<BulkTuning, In, Stencil, OutT, OutF, Pred>;
+                const auto kernel = compaction_bulk_kernel<bulk_agent>;
+                allow_dynamic_smem(reinterpret_cast<const void*>(kernel), bulk_agent::smem_bytes,
+                                   name);
+                launch_after_reset(name, kernel, static_cast<unsigned>(tiles), bulk_agent::threads,
+                                   bulk_agent::smem_bytes, s, p, state, ticket, tiles);
+                launched = true;
+            }
+        }
+        if (!launched)
+            launch_after_reset(name, compaction_lookback_kernel<agent>,
+                               static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, ticket,
+                               tiles);
     }
-    check_launch(name);
     std::int64_t kept = 0;
     if (slot == nullptr)
         check(static_cast<int>(
@@ -84,26 +165,38 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
               name, "cudaMemcpyAsync");
     synchronize(s, name);
     if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
+    if (choose_direction) {
+        *mirrored = (kept & compaction_mirrored_bit) != 0;
+        kept &= compaction_mirrored_bit - 1;
+    }
     return kept;
 }
 
-/// The in-place partitions (both stable): one pass writes the kept elements in order to the
-/// front of the range itself and the rejected ones in order to a temporary; then the temporary
-/// is copied behind the kept ones. `in` reads the range (a const pointer for raw pointers),
-/// `first` writes it. Why the one pass is race-free: count_prefix.cuh and docs/compaction.md.
+/// The in-place partitions (both stable): one pass writes one part in order into the range itself
+/// and the other in order into a temporary of n elements; then the temporary's part is copied
+/// into place. Forward: kept -> the range's front, rejected -> temp[0, n - k), copied to
+/// range[k, n). Mirrored (the shared-memory path, chosen by a sample when fewer than half look
+/// kept): rejected -> the range's back, kept -> temp[n - k, n), copied to range[0, k). `in` reads
+/// the range (a const pointer for raw pointers), `first` writes it. Why the pass is race-free:
+/// count_prefix.cuh and docs/compaction.md.
 template <class Tuning, class In, class It, class Pred>
 std::int64_t run_partition_in_place(const char* name, In in, It first, std::int64_t n, Pred pred,
-                                    stream_t s, const temp_allocator& alloc) {
+                                    stream_t s, const temp_allocator& alloc,
+                                    compaction_path path = compaction_path::automatic) {
     using T = compaction_value_t<In>;
     // Allocated before anything moves: std::bad_alloc leaves the range unchanged.
     temp_buffer rejected(alloc, static_cast<std::size_t>(n) * sizeof(T), s);
     T* const r = static_cast<T*>(rejected.get());
-    const std::int64_t kept =
-        run_compaction<Tuning>(name, in, in, true, first, r, true, true, n, pred, s, alloc);
-    if (kept < n) {
-        const std::int64_t count = n - kept;
+    bool mirrored = false;
+    const std::int64_t kept = run_compaction<Tuning>(name, in, in, true, first, r, true, true, n,
+                                                     pred, s, alloc, path, &mirrored);
+    // The part in the temporary: [from, from + count) of it goes to range[to, to + count).
+    const std::int64_t count = mirrored ? kept : n - kept;
+    const std::int64_t from = mirrored ? n - kept : 0;
+    const std::int64_t to = mirrored ? 0 : kept;
+    if (count > 0) {
         if constexpr (std::is_pointer_v<It>) {
-            check(static_cast<int>(cudaMemcpyAsync(first + kept, r,
+            check(static_cast<int>(cudaMemcpyAsync(first + to, r + from,
                                                    static_cast<std::size_t>(count) * sizeof(T),
                                                    cudaMemcpyDeviceToDevice, s)),
                   name, "cudaMemcpyAsync");
@@ -113,7 +206,7 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
                 resident_blocks(reinterpret_cast<const void*>(kernel), 256, name);
             const std::int64_t want = (count + 255) / 256;
             kernel<<<static_cast<unsigned>(want < resident ? want : resident), 256, 0, s>>>(
-                r, first + kept, count);
+                r + from, first + to, count);
             check_launch(name);
         }
     }

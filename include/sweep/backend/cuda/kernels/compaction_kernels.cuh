@@ -4,8 +4,11 @@
 
 #include <cstdint>
 
+#include <sweep/backend/cuda/agent/bulk_copy.cuh>
 #include <sweep/backend/cuda/agent/compaction_agent.cuh>
+#include <sweep/backend/cuda/agent/compaction_bulk_agent.cuh>
 #include <sweep/backend/cuda/agent/count_prefix.cuh>
+#include <sweep/backend/cuda/kernels/scan_kernels.cuh>  // wait_for_reset
 
 namespace sweep::detail::cuda {
 
@@ -26,14 +29,15 @@ __global__ void __launch_bounds__(Agent::threads)
 }
 
 /// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
-/// dispatch layer zeroed the ticket and the tile states before this launch). The last tile
-/// writes the kept count.
+/// dispatch layer resets the ticket and the tile states with a kernel this one is launched
+/// behind as a programmatic dependent launch). The last tile writes the kept count.
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     compaction_lookback_kernel(const typename Agent::params p, const count_tile_state state,
                                unsigned int* ticket, std::int64_t tiles) {
     __shared__ typename Agent::shared_storage smem;
     Agent agent(p, smem);
+    wait_for_reset();  // before the ticket and any tile state
     // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
     if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
     __syncthreads();
@@ -41,6 +45,73 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     count_lookback<count_tile_state> prefix{state, p.fenced};
     const std::int64_t total = agent.run_tile(tile, prefix);
     if (threadIdx.x == 0 && tile == tiles - 1) *p.total = total;
+}
+
+/// Large inputs, the shared-memory tile path (compaction_bulk_agent): one block per tile in
+/// ticket order, the tile copied into shared memory by the copy engine, launched behind the
+/// tile-state reset as the kernel above. The in-place pass may be mirrored (p.direction, chosen
+/// by the reset kernel): tiles are then taken from the back. The tile taken last writes the kept
+/// count, with bit 62 set when mirrored (dispatch/compaction.cuh decodes it).
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
+    compaction_bulk_kernel(const typename Agent::params p, const count_tile_state state,
+                           unsigned int* ticket, std::int64_t tiles) {
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    Agent agent(p, dynamic_smem);
+    wait_for_reset();  // before the ticket, any tile state and the direction
+    const bool mirror = p.direction != nullptr && *p.direction != 0;  // uniform
+    if (threadIdx.x == 0) {
+        bulk::init(&agent.h.bar);
+        bulk::fence_init();
+        // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
+        const std::int64_t order = atomicAdd(ticket, 1u);
+        const std::int64_t tile = mirror ? tiles - 1 - order : order;
+        if (agent.is_full(tile)) agent.start_copy(tile);
+        agent.h.tile = tile;
+        agent.h.order = order;
+    }
+    __syncthreads();
+    const std::int64_t tile = agent.h.tile;
+    const std::int64_t order = agent.h.order;
+    if (agent.is_full(tile)) {
+        bulk::wait(&agent.h.bar, 0);
+    } else {
+        agent.load_partial(tile);
+        __syncthreads();
+    }
+    count_lookback<count_tile_state> prefix{state, p.fenced};
+    const std::int64_t total = agent.run_tile(tile, order, mirror, prefix);
+    if (threadIdx.x == 0 && order == tiles - 1)
+        *p.total = mirror ? (p.n - total) | compaction_mirrored_bit : total;
+}
+
+/// The tile-state reset of an in-place pass on the shared-memory path (vectors 16-byte vectors
+/// zeroed, as reset_tile_states_kernel), which also chooses the pass's direction: block 0 applies
+/// the predicate to 2048 evenly spaced elements and writes 1 (mirrored: tiles from the back,
+/// rejected elements in place, kept ones to the temporary) to *direction when fewer than half are
+/// kept, else 0. The pass then moves 2n + 2 min(k, n - k) elements instead of 2n + 2 (n - k)
+/// (docs/compaction.md). The direction word lies in the zeroed header, in block 0's vectors:
+/// the barriers below order its zeroing before its write.
+template <class In, class Pred>
+__global__ void __launch_bounds__(256)
+    compaction_reset_and_sample_kernel(uint4* words, std::size_t vectors, In in, std::int64_t n,
+                                       Pred pred, std::uint32_t* direction) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+    const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+    if (i < vectors) words[i] = make_uint4(0, 0, 0, 0);
+    if (blockIdx.x != 0) return;
+    constexpr int per_thread = 8;
+    constexpr std::int64_t samples = 256 * per_thread;
+    int kept = 0;
+    for (int j = 0; j < per_thread; ++j) {
+        const std::int64_t k = std::int64_t{j} * 256 + threadIdx.x;
+        // (k * n) / samples without overflow for any n below 2^62: k < 2^11.
+        const std::int64_t at = (n / samples) * k + ((n % samples) * k) / samples;
+        kept += __syncthreads_count(static_cast<bool>(pred(in[at])));
+    }
+    if (threadIdx.x == 0) *direction = 2 * kept < samples ? 1u : 0u;
 }
 
 /// The in-place partitions' second step for iterators that are not raw pointers (raw pointers

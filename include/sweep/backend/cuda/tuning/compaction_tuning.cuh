@@ -44,4 +44,30 @@ template <> struct default_compaction_tuning_for<8> { using type = compaction_tu
 template <class T>
 using default_compaction_tuning = typename default_compaction_tuning_for<sizeof(T)>::type;
 
+/// The shared-memory tile path (agent/compaction_bulk_agent.cuh): Threads per block, TileBytes of
+/// input per tile (a multiple of 512 * Threads / 32), MinBlocks as above.
+template <int Threads, int TileBytes, int MinBlocks = 1>
+struct compaction_bulk_tuning {
+    static constexpr int threads = Threads;
+    static constexpr int tile_bytes = TileBytes;
+    static constexpr int min_blocks = MinBlocks;
+};
+
+// Not yet measured for compaction: the scan's bulk geometry (128 threads x 16 KB, which beat
+// 256 x 32 KB by 3-5% at 2^24 on the H200, tuning/scan_tuning.cuh), i.e. about 16.5 KB of shared
+// memory a block and 13 blocks an SM where registers allow (ptxas, sm_90, CUDA 13.0: see
+// docs/compaction.md). `sweep_perf_gpu_compaction 28 24 tuning` times alternatives.
+template <std::size_t Size>
+struct default_compaction_bulk_tuning_for {
+    using type = compaction_bulk_tuning<128, 16 * 1024, 12>;
+};
+// 1-byte values: 16 elements a lane and round; capped at 40 registers ptxas spilled 32 bytes
+// (sm_90, CUDA 13.0), at 48 (10 blocks an SM) it does not.
+template <> struct default_compaction_bulk_tuning_for<1> {
+    using type = compaction_bulk_tuning<128, 16 * 1024, 10>;
+};
+
+template <class T>
+using default_compaction_bulk_tuning = typename default_compaction_bulk_tuning_for<sizeof(T)>::type;
+
 }  // namespace sweep::detail::cuda

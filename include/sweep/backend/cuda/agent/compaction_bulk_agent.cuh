@@ -1,0 +1,285 @@
+// sweep/backend/cuda/agent/compaction_bulk_agent.cuh -- GPU backend, agents: one tile of stream
+// compaction held in shared memory, brought in by the copy engine (the fast path for copy_if,
+// partition_copy and the in-place pass on contiguous, 16-byte aligned pointers to 1-, 2-, 4- or
+// 8-byte values, the predicate on the value itself).
+//
+// Why (as scan_bulk_agent.cuh): the register agent (compaction_agent.cuh) holds its tile in
+// registers, so the bytes a block has in flight cost registers, hence resident blocks, hence the
+// look-back waits they hide. Here one cp.async.bulk brings the whole tile into shared memory and
+// registers hold a few words at a time.
+//
+// A tile is TileBytes; warp w owns the contiguous bytes [w * warp_bytes, (w + 1) * warp_bytes),
+// cut into rounds of 512 bytes. One round of a warp is `rows` rows of 32 words (a word: 4 bytes,
+// 8 for 8-byte values); lane l reads word l of each row, so the reads are conflict-free and a
+// row's elements are in lane order.
+//
+//   place   per round: read the round's words (registers), predicate, one ballot per word element
+//           gives every element its rank among the round's kept ones; __syncwarp; write the round
+//           back permuted in place: kept elements in order at the round's start, the rejected
+//           ones (partition_copy, in place) in order after them. Only the round itself is
+//           written, and it has been read entirely: no hazard. Consecutive kept elements of a row
+//           land in consecutive slots (no bank conflicts).
+//   count   round counts -> warp counts -> tile count (barrier)
+//   prefix  warp 0 publishes the count and looks back (count_prefix.cuh), as the register agent
+//   store   each warp stores its rounds: the kept run of round r to out_true at (tile prefix +
+//           kept before the round), the rejected run to out_false likewise; consecutive lanes,
+//           consecutive addresses.
+// Stable: rounds, rows, lanes and word elements are walked in input order.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <type_traits>
+
+#include <sweep/backend/cuda/agent/bulk_copy.cuh>
+#include <sweep/backend/cuda/agent/compaction_agent.cuh>
+#include <sweep/backend/cuda/agent/warp_ops.cuh>
+
+namespace sweep::detail::cuda {
+
+/// Set in the kept count the last tile writes when the in-place pass ran mirrored.
+inline constexpr std::int64_t compaction_mirrored_bit = std::int64_t{1} << 62;
+
+template <class Tuning, class In, class Stencil, class OutT, class OutF, class Pred>
+struct compaction_bulk_agent {
+    using tuning = Tuning;
+    using value_type = compaction_value_t<In>;
+    using params = compaction_params<In, Stencil, OutT, OutF, Pred>;
+
+    /// Whether this path can serve the call at all. The run-time conditions: the plain form
+    /// (stencil_is_input), `in` 16-byte aligned, more tiles than the single block takes
+    /// (dispatch/compaction.cuh checks them).
+    static constexpr bool eligible = std::is_pointer_v<In> && std::is_same_v<In, Stencil> &&
+                                     (sizeof(value_type) == 1 || sizeof(value_type) == 2 ||
+                                      sizeof(value_type) == 4 || sizeof(value_type) == 8);
+
+    static constexpr int size = static_cast<int>(sizeof(value_type));
+    using word_t = std::conditional_t<sizeof(value_type) == 8, std::uint64_t, std::uint32_t>;
+    static constexpr int word_bytes = static_cast<int>(sizeof(word_t));
+    static constexpr int per_word = word_bytes / size;          // elements of a word
+    static constexpr int round_bytes = 512;
+    static constexpr int rows = round_bytes / (warp_threads * word_bytes);  // words a lane, a round
+    static constexpr int round_items = round_bytes / size;
+    static constexpr int flags = rows * per_word;                // elements a lane, a round (<= 16)
+
+    static constexpr int threads = Tuning::threads;
+    static constexpr int warps = threads / warp_threads;
+    static constexpr int tile_bytes = Tuning::tile_bytes;
+    static constexpr int warp_bytes = tile_bytes / warps;
+    static constexpr int rounds = warp_bytes / round_bytes;
+    static constexpr int warp_items = warp_bytes / size;
+    static constexpr std::int64_t tile_items = tile_bytes / size;
+    static_assert(threads % warp_threads == 0 && warp_bytes % round_bytes == 0 && rounds >= 1,
+                  "compaction_bulk_tuning: TileBytes must be a multiple of 512 * Threads / 32");
+    static_assert(flags <= 32);
+
+    struct header {
+        alignas(16) std::uint64_t bar;
+        std::int64_t tile;
+        std::int64_t order;   // the ticket: the look-back's index
+        std::int64_t prefix;  // kept elements before the tile (warp 0's look-back)
+        int warp_counts[warps];
+        unsigned short round_counts[warps][rounds];  // kept elements of each round (<= 512)
+    };
+    static constexpr int header_bytes = (static_cast<int>(sizeof(header)) + 127) / 128 * 128;
+    /// Dynamic shared memory a block needs.
+    static constexpr int smem_bytes = header_bytes + tile_bytes;
+
+    const params& p;
+    header& h;
+    unsigned char* data;  // the tile, tile_bytes
+    Pred pred;            // a copy, so that predicates with a non-const operator() work too
+    int tid, lane, warp;
+
+    __device__ compaction_bulk_agent(const params& p_, unsigned char* smem)
+        : p(p_), h(*reinterpret_cast<header*>(smem)), data(smem + header_bytes), pred(p_.pred),
+          tid(static_cast<int>(threadIdx.x)), lane(static_cast<int>(threadIdx.x) % warp_threads),
+          warp(static_cast<int>(threadIdx.x) / warp_threads) {}
+
+    __device__ bool is_full(std::int64_t tile) const { return p.n - tile * tile_items >= tile_items; }
+
+    /// Thread 0: arm the barrier and start copying full tile `tile` in (phase 0 of the barrier
+    /// completes when it has landed). The barrier must be initialized and fenced before.
+    __device__ void start_copy(std::int64_t tile) {
+        bulk::arrive_expect(&h.bar, static_cast<unsigned>(tile_bytes));
+        bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
+                             &h.bar);
+    }
+
+    /// The last, partial tile: element by element (coalesced). Slots past the end stay as they
+    /// are; the predicate is never applied to them.
+    __device__ void load_partial(std::int64_t tile) {
+        const std::int64_t base = tile * tile_items;
+        const int len = static_cast<int>(p.n - base);
+        auto* s = reinterpret_cast<value_type*>(data);
+        for (int i = tid; i < len; i += threads) s[i] = p.in[base + i];
+    }
+
+    static __device__ __forceinline__ value_type element(word_t w, int e) {
+        reg_array<value_type, 1> v;
+        if constexpr (per_word == 1) {
+            std::memcpy(&v[0], &w, sizeof(value_type));
+        } else {
+            using bits_t = std::conditional_t<sizeof(value_type) == 1, std::uint8_t, std::uint16_t>;
+            const auto b = static_cast<bits_t>(w >> (8 * size * e));
+            std::memcpy(&v[0], &b, sizeof(value_type));
+        }
+        return v[0];
+    }
+
+    /// Compacts tile `tile`, whose data is in shared memory (barrier waited on, or load_partial
+    /// done and the block synchronized). Prefix: count_lookback (count_prefix.cuh), used by warp
+    /// 0 with the look-back index `order` (the tile's ticket).
+    ///
+    /// Forward (order == tile): the count is the tile's kept elements and the prefix P the kept
+    /// elements before the tile; kept -> out_true[P + rank], rejected -> out_false[base - P + j].
+    /// Mirrored (the in-place pass only, OutT == OutF; tiles taken from the back, order = tiles -
+    /// 1 - tile): the count is the tile's rejected elements and P the rejected elements after the
+    /// tile; rejected -> out_true (the range, in place) at n - P - rejected(tile) + j, kept ->
+    /// out_false (the temporary) at end(tile) + P - kept(tile) + rank, so that the kept elements
+    /// fill the temporary's last k slots in order. Returns the count up to and including this
+    /// tile in look-back order (kept from the front, or rejected from the back).
+    template <class Prefix>
+    __device__ std::int64_t run_tile(std::int64_t tile, std::int64_t order, bool mirror,
+                                     Prefix& prefix) {
+        const std::int64_t base = tile * tile_items;
+        const std::int64_t left = p.n - base;
+        const int len = left < tile_items ? static_cast<int>(left) : static_cast<int>(tile_items);
+        const bool full = len == tile_items;
+        const bool split = p.split;
+        const unsigned lanes_before = (1u << lane) - 1u;
+        auto* s = reinterpret_cast<value_type*>(data);
+
+        // ---- place: each round permuted in place, kept first --------------------------------
+        int warp_kept = 0;
+#pragma unroll 1
+        for (int r = 0; r < rounds; ++r) {
+            const int round_first = warp * warp_items + r * round_items;  // tile index
+            const auto* words = reinterpret_cast<const word_t*>(data + warp * warp_bytes +
+                                                                r * round_bytes);
+            word_t w[rows];
+#pragma unroll
+            for (int c = 0; c < rows; ++c) w[c] = words[c * warp_threads + lane];
+            // Element (c, e) of this lane is round index (c * 32 + lane) * per_word + e.
+            const int mine_left = len - round_first - lane * per_word;  // only c = 0's offset
+            unsigned f = 0;  // bit c * per_word + e: kept
+#pragma unroll
+            for (int c = 0; c < rows; ++c)
+#pragma unroll
+                for (int e = 0; e < per_word; ++e)
+                    if (full || c * warp_threads * per_word + e < mine_left)
+                        f |= static_cast<unsigned>(static_cast<bool>(pred(element(w[c], e))))
+                             << (c * per_word + e);
+            int before[rows];  // kept of this round before this lane's word of row c
+            int round_kept = 0;
+#pragma unroll
+            for (int c = 0; c < rows; ++c) {
+                int below = 0, all = 0;
+#pragma unroll
+                for (int e = 0; e < per_word; ++e) {
+                    const unsigned b = __ballot_sync(full_mask, (f >> (c * per_word + e)) & 1u);
+                    below += __popc(b & lanes_before);
+                    all += __popc(b);
+                }
+                before[c] = round_kept + below;
+                round_kept += all;
+            }
+            __syncwarp();  // every lane has read the round before any lane writes into it
+            value_type* const out = s + round_first;
+#pragma unroll
+            for (int c = 0; c < rows; ++c) {
+                int rank = before[c];
+#pragma unroll
+                for (int e = 0; e < per_word; ++e) {
+                    const int i = (c * warp_threads + lane) * per_word + e;  // round index
+                    if ((f >> (c * per_word + e)) & 1u) {
+                        out[rank] = element(w[c], e);
+                        ++rank;
+                    } else if (split) {
+                        // Past the end: index i >= valid elements, so its slot is past every
+                        // real rejected one's and never stored.
+                        out[round_kept + i - rank] = element(w[c], e);
+                    }
+                }
+            }
+            if (lane == 0) h.round_counts[warp][r] = static_cast<unsigned short>(round_kept);
+            warp_kept += round_kept;
+        }
+        if (lane == 0) h.warp_counts[warp] = warp_kept;
+        __syncthreads();
+        int warp_before = 0, kept = 0;
+#pragma unroll
+        for (int v = 0; v < warps; ++v) {
+            const int c = h.warp_counts[v];
+            if (v < warp) warp_before += c;
+            kept += c;
+        }
+
+        // ---- the tile's prefix: warp 0 publishes its count and looks back ------------------------
+        const int counted = mirror ? len - kept : kept;
+        if (warp == 0) {
+            if (p.fenced) {
+                // In place: the tile's input was read by the copy engine (the async proxy); order
+                // those reads before the publication that lets later tiles overwrite them.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+                asm volatile("fence.proxy.async.global;" ::: "memory");
+#endif
+            }
+            prefix.announce(order, static_cast<std::int64_t>(counted));
+            prefix.resolve(order, static_cast<std::int64_t>(counted), &h.prefix);
+        }
+        __syncthreads();
+        const std::int64_t before = h.prefix;  // kept before the tile, or rejected after it
+
+        // ---- store: each warp its rounds, kept run then rejected run ---------------------------
+        const std::int64_t warp_rejected_before = warp * warp_items - warp_before;
+        if constexpr (std::is_same_v<OutT, OutF>) {
+            // One store loop for both directions (a second copy of it spilled for int8).
+            const std::int64_t kept_at =
+                mirror ? base + len + before - kept + warp_before : before + warp_before;
+            const std::int64_t rejected_at = mirror
+                                                 ? p.n - before - (len - kept) + warp_rejected_before
+                                                 : base - before + warp_rejected_before;
+            store_rounds((mirror ? p.out_false : p.out_true) + kept_at,
+                         (mirror ? p.out_true : p.out_false) + rejected_at, len, split, s);
+        } else {
+            store_rounds(p.out_true + (before + warp_before),
+                         p.out_false + (base - before + warp_rejected_before), len, split, s);
+        }
+        return before + counted;
+    }
+
+    /// This warp's rounds: the kept run of each to out_kept, the rejected run (split) to
+    /// out_rejected, both advancing; lane j stores elements j, j + 32, ... of a run.
+    template <class OutK, class OutR>
+    __device__ __forceinline__ void store_rounds(OutK out_kept, OutR out_rejected, int len,
+                                                 bool split, const value_type* s) const {
+#pragma unroll 1
+        for (int r = 0; r < rounds; ++r) {
+            const int round_first = warp * warp_items + r * round_items;
+            const int valid = len - round_first < round_items ? len - round_first : round_items;
+            if (valid <= 0) break;
+            const int rk = h.round_counts[warp][r];
+            const value_type* const src = s + round_first;
+            if (split) {
+#pragma unroll
+                for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
+                    const int k = k0 + lane;
+                    if (k < rk) out_kept[k] = src[k];
+                    else if (k < valid) out_rejected[k - rk] = src[k];
+                }
+            } else {
+#pragma unroll
+                for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
+                    const int k = k0 + lane;
+                    if (k < rk) out_kept[k] = src[k];
+                }
+            }
+            out_kept += rk;
+            out_rejected += valid - rk;
+        }
+    }
+};
+
+}  // namespace sweep::detail::cuda

@@ -1,0 +1,221 @@
+// test/gpu/compaction_paths.cu -- both tile paths of the compaction engine against seq: the
+// register path (agent/compaction_agent.cuh) and the shared-memory path (agent/
+// compaction_bulk_agent.cuh), each forced through the dispatch layer's compaction_path, for
+// copy_if, partition_copy and the in-place pass, at the edges of both tiles (the bulk tile is
+// 16 KB; the register tile differs for 1-byte values), at the edges of a warp's segment and of a
+// 512-byte round inside the last tile, and for selectivities 0/1/50/99/100 % and random runs.
+// Outputs are poisoned: nothing may be written past a returned end.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <sweep/copy_if.hpp>
+#include <sweep/partition.hpp>
+#include <sweep/backend/cuda/dispatch/compaction.cuh>
+
+#include "catch.hpp"
+#include "compaction_matrix.hpp"
+#include "gpu_support.hpp"
+#include "random.hpp"
+
+using namespace sweep_gpu_test;
+
+namespace {
+
+namespace cu = sweep::detail::cuda;
+
+/// An 8-byte struct of two 4-byte fields (alignment 4): moved as one 64-bit word by the bulk path.
+struct pair32 {
+    std::int32_t a, b;
+};
+
+const char* path_name(cu::compaction_path p) {
+    return p == cu::compaction_path::registers ? "register path" : "shared-memory (bulk) path";
+}
+
+template <class T>
+std::int64_t compaction_bulk_tile_of() {
+    return cu::compaction_bulk_agent<cu::default_compaction_bulk_tuning<T>, const T*, const T*, T*,
+                                     T*, keep_percent>::tile_items;
+}
+
+template <class T>
+std::vector<std::int64_t> path_sizes() {
+    const std::int64_t rt = compaction_tile_of<T>();  // the register tile
+    const std::int64_t bt = compaction_bulk_tile_of<T>();
+    const std::int64_t round = 512 / static_cast<std::int64_t>(sizeof(T));
+    const std::int64_t warp = bt / 4;  // a warp's segment (128 threads)
+    std::vector<std::int64_t> s;
+    for (const std::int64_t n :
+         {std::int64_t{1}, std::int64_t{31}, 4 * rt, 4 * rt + 1, bt - 1, bt, bt + 1, 5 * bt - 1,
+          5 * bt, 5 * bt + 1, 6 * bt + warp, 6 * bt + warp + 1, 6 * bt + 2 * warp + round - 1,
+          6 * bt + 3 * warp + round + 1, 37 * bt + 11, std::int64_t{3'000'017}})
+        if (n <= max_test_size()) s.push_back(n);
+    return s;
+}
+
+/// copy_if, partition_copy and the in-place pass through `path`, against seq.
+template <class T>
+void check_path(const std::vector<T>& h, keep_percent pred, cu::compaction_path path,
+                const std::string& what) {
+    const auto n = static_cast<std::int64_t>(h.size());
+    const std::size_t slack = 33;
+    INFO(path_name(path) << ", " << what << ", n = " << n << " (bulk tile " << compaction_bulk_tile_of<T>()
+                         << ", register tile " << compaction_tile_of<T>() << ")");
+    std::vector<T> want(h.size()), want_f(h.size()), stable = h;
+    const auto k =
+        sweep::copy_if(sweep::seq, h.begin(), h.end(), want.begin(), pred) - want.begin();
+    sweep::partition_copy(sweep::seq, h.begin(), h.end(), want.begin(), want_f.begin(), pred);
+    sweep::stable_partition(sweep::seq, stable.begin(), stable.end(), pred);
+
+    device_vector<T> in(h), out(h.size() + slack), out2(h.size() + slack), range(h);
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const T* src = in.data();
+    using tuning = cu::default_compaction_tuning<T>;
+    {
+        INFO("copy_if");
+        const std::int64_t got_k = cu::run_compaction<tuning>("copy_if", src, src, true, out.data(),
+                                                              out.data(), false, false, n, pred,
+                                                              nullptr, alloc, path);
+        REQUIRE(got_k == k);
+        const auto got = out.download();
+        CHECK(same_bits(got.data(), want.data(), static_cast<std::size_t>(k)));
+        CHECK(poisoned(got.data() + k, got.size() - static_cast<std::size_t>(k)));
+    }
+    {
+        INFO("partition_copy");
+        out.poison();
+        const std::int64_t got_k = cu::run_compaction<tuning>(
+            "partition_copy", src, src, true, out.data(), out2.data(), true, false, n, pred,
+            nullptr, alloc, path);
+        REQUIRE(got_k == k);
+        const auto got_t = out.download();
+        const auto got_f = out2.download();
+        CHECK(same_bits(got_t.data(), want.data(), static_cast<std::size_t>(k)));
+        CHECK(same_bits(got_f.data(), want_f.data(), static_cast<std::size_t>(n - k)));
+        CHECK(poisoned(got_t.data() + k, got_t.size() - static_cast<std::size_t>(k)));
+        CHECK(poisoned(got_f.data() + (n - k), got_f.size() - static_cast<std::size_t>(n - k)));
+    }
+    {
+        INFO("stable_partition in place");
+        const std::int64_t got_k = cu::run_partition_in_place<tuning>(
+            "stable_partition", static_cast<const T*>(range.data()), range.data(), n, pred,
+            nullptr, alloc, path);
+        CHECK(got_k == k);
+        const auto got = range.download();
+        CHECK(same_bits(got.data(), stable.data(), stable.size()));
+    }
+}
+
+template <class T>
+void check_paths(std::uint64_t salt) {
+    for (const auto path : {cu::compaction_path::registers, cu::compaction_path::bulk}) {
+        for (const std::int64_t n : path_sizes<T>()) {
+            auto g = sweep_test::rng(salt * 1000003 + static_cast<std::uint64_t>(n));
+            const auto h = random_inputs<T>(n, g);
+            for (const unsigned pct : {0u, 1u, 50u, 99u, 100u})
+                check_path(h, keep_percent{pct}, path, "keep " + std::to_string(pct) + " %");
+            for (const std::int64_t max_run : {std::int64_t{40}, std::int64_t{5000}}) {
+                const auto hr = inputs_with_flags<T>(random_runs(n, max_run, g), g);
+                check_path(hr, keep_percent{50}, path,
+                           "random runs of up to " + std::to_string(max_run));
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gpu compaction paths: the device has the copy engine the bulk path needs",
+          "[gpu][compaction][paths]") {
+    // Otherwise compaction_path::bulk falls back to the register path, and the cases below would
+    // test that path twice.
+    int device = 0, major = 0;
+    cuda_ok(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "attr");
+    INFO("compute capability major " << major << ": cp.async.bulk needs sm_90");
+    CHECK(major >= 9);
+}
+
+TEST_CASE("gpu compaction paths: int8, int16", "[gpu][compaction][paths]") {
+    check_paths<std::int8_t>(101);
+    check_paths<std::uint16_t>(102);
+}
+
+TEST_CASE("gpu compaction paths: int32, float", "[gpu][compaction][paths]") {
+    check_paths<std::int32_t>(103);
+    check_paths<float>(104);
+}
+
+TEST_CASE("gpu compaction paths: int64, double, an 8-byte struct", "[gpu][compaction][paths]") {
+    check_paths<std::uint64_t>(105);
+    check_paths<double>(106);
+    check_paths<pair32>(107);
+}
+
+TEST_CASE("gpu compaction paths: an input that is not 16-byte aligned takes the register path",
+          "[gpu][compaction][paths]") {
+    // One element past a cudaMalloc'd base: 4-byte aligned, not 16. compaction_path::bulk must
+    // fall back (cp.async.bulk needs 16-byte aligned addresses) and still be right.
+    auto g = sweep_test::rng(108);
+    const std::int64_t n = 5 * compaction_bulk_tile_of<std::int32_t>() + 3;
+    const auto h = random_inputs<std::int32_t>(n + 1, g);
+    const std::vector<std::int32_t> tail(h.begin() + 1, h.end());
+    const keep_percent pred{50};
+    std::vector<std::int32_t> want(tail.size());
+    const auto k = sweep::copy_if(sweep::seq, tail.begin(), tail.end(), want.begin(), pred) -
+                   want.begin();
+    device_vector<std::int32_t> in(h), out(tail.size());
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const std::int32_t* src = in.data() + 1;
+    const std::int64_t got_k = cu::run_compaction<cu::default_compaction_tuning<std::int32_t>>(
+        "copy_if", src, src, true, out.data(), out.data(), false, false, n, pred, nullptr, alloc,
+        cu::compaction_path::bulk);
+    REQUIRE(got_k == k);
+    const auto got = out.download();
+    CHECK(same_bits(got.data(), want.data(), static_cast<std::size_t>(k)));
+}
+
+TEST_CASE("gpu compaction paths: the in-place pass runs mirrored when few are kept",
+          "[gpu][compaction][paths][inplace]") {
+    // The pass by hand (as run_partition_in_place does it): with 1 % kept the sample must choose
+    // the mirrored direction (rejected elements in place at the range's end, kept ones in the
+    // temporary's last k slots), with 99 % the forward one; both against seq.
+    using tuning = cu::default_compaction_tuning<std::int32_t>;
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const std::int64_t n = std::min<std::int64_t>(37 * compaction_bulk_tile_of<std::int32_t>() + 11,
+                                                   max_test_size());
+    if (n <= 4 * compaction_tile_of<std::int32_t>()) {
+        WARN("skipped: SWEEP_TEST_MAX_N leaves only the single-block sizes");
+        return;
+    }
+    auto g = sweep_test::rng(109);
+    for (const unsigned pct : {1u, 99u}) {
+        const auto h = random_inputs<std::int32_t>(n, g);
+        const keep_percent pred{pct};
+        std::vector<std::int32_t> want_t(h.size()), want_f(h.size());
+        const auto [et, ef] = sweep::partition_copy(sweep::seq, h.begin(), h.end(), want_t.begin(),
+                                                    want_f.begin(), pred);
+        const std::int64_t k = et - want_t.begin();
+        (void)ef;
+        device_vector<std::int32_t> range(h), temp(h.size());
+        bool mirrored = false;
+        const std::int64_t got_k = cu::run_compaction<tuning>(
+            "stable_partition", static_cast<const std::int32_t*>(range.data()),
+            static_cast<const std::int32_t*>(range.data()), true, range.data(), temp.data(), true,
+            true, n, pred, nullptr, alloc, cu::compaction_path::bulk, &mirrored);
+        INFO("keep " << pct << " %, n = " << n << ", k = " << k);
+        REQUIRE(got_k == k);
+        CHECK(mirrored == (pct < 50));
+        const auto r = range.download();
+        const auto t = temp.download();
+        if (mirrored) {
+            CHECK(same_bits(t.data() + (n - k), want_t.data(), static_cast<std::size_t>(k)));
+            CHECK(same_bits(r.data() + k, want_f.data(), static_cast<std::size_t>(n - k)));
+        } else {
+            CHECK(same_bits(r.data(), want_t.data(), static_cast<std::size_t>(k)));
+            CHECK(same_bits(t.data(), want_f.data(), static_cast<std::size_t>(n - k)));
+        }
+    }
+}
