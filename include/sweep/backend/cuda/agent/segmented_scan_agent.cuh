@@ -50,6 +50,8 @@ struct segmented_params {
     reg_array<Acc, 1> init;
     segmented_mode mode;
     const unsigned* invalid;  // nonzero: the offsets failed validation, write nothing (or null)
+    const std::int64_t* tile_index;  // block-derived heads (offsets): the validation kernel's
+                                     // index, tiles + 1 entries (else null)
 };
 
 template <class Tuning, class Acc, class In, class Out, class Op, class Segs>
@@ -85,9 +87,21 @@ struct segmented_scan_agent {
     static constexpr int io_heads = vector_heads ? heads_t::io_bytes : 16;
     static constexpr int io_bytes = io_in > io_out ? (io_in > io_heads ? io_in : io_heads)
                                                    : (io_out > io_heads ? io_out : io_heads);
+    // Block-derived heads (offsets) set a byte per element in shared memory: in the warps' io
+    // slices when those hold a warp's items (a warp only reads its own slice's flags, before its
+    // first __syncwarp'ed use of the slice), else in an array of their own.
+    static constexpr bool block_heads = block_heads_v<heads_t>;
+    static constexpr bool warp_heads = requires(heads_t& hh, const Segs& sg) {
+        hh.read(sg, std::int64_t{}, std::int64_t{}, std::int64_t{}, 0);
+    };
+    static_assert(block_heads || warp_heads);
+    static constexpr bool flags_in_io = io_bytes >= warp_threads * items;
+    static constexpr int flag_stride = flags_in_io ? io_bytes : warp_threads * items;
+    static constexpr int flag_bytes = block_heads && !flags_in_io ? threads * items : 16;
 
     struct shared_storage {
         alignas(16) unsigned char io[warps][io_bytes];
+        alignas(16) unsigned char flags[flag_bytes];  // unused unless block_heads && !flags_in_io
         smem_array<Acc, warps> warp_values;
         smem_array<Acc, 1> tile_prefix;
         bool warp_has_head[warps];
@@ -116,7 +130,7 @@ struct segmented_scan_agent {
         const std::int64_t mine = base + std::int64_t{tid} * items;  // my first item
         unsigned char* slice = smem.io[warp];
         reg_array<Acc, items> x;
-        mask_t h;
+        mask_t h = 0;
 
         // ---- load: values and head bits, all global loads issued before the first is used -----
         const bool vec_in = vector_in && full && p.mode.in_aligned;
@@ -126,11 +140,23 @@ struct segmented_scan_agent {
             if (vec_in) fetch_striped(p.in + warp_first, lane, raw_in);
         }
         heads_t heads;
-        if (vec_heads) {
-            heads.fetch(p.segs, warp_first, lane);
-            h = heads.finish(p.segs, mine, slice, lane);
-        } else {
-            h = heads.read(p.segs, warp_first, mine, n, lane);
+        bool by_block = false;
+        if constexpr (block_heads) {
+            if (heads_t::uses_block(p.segs)) {  // uniform over the grid
+                unsigned char* slices = flags_in_io ? &smem.io[0][0] : smem.flags;
+                h = heads.template block_read<threads>(p.segs, p.tile_index, tile, base, n, mine,
+                                                       slices, flag_stride);
+                by_block = true;
+            }
+        }
+        if constexpr (warp_heads) {
+            if (by_block) {
+            } else if (vec_heads) {
+                heads.fetch(p.segs, warp_first, lane);
+                h = heads.finish(p.segs, mine, slice, lane);
+            } else {
+                h = heads.read(p.segs, warp_first, mine, n, lane);
+            }
         }
         bool loaded = false;
         if constexpr (vector_in) {
