@@ -52,6 +52,7 @@ struct segmented_params {
     const unsigned* invalid;  // nonzero: the offsets failed validation, write nothing (or null)
     const std::int64_t* tile_index;  // block-derived heads (offsets): the validation kernel's
                                      // index, tiles + 1 entries (else null)
+    std::int64_t* verdict;  // mapped host memory: block 0 copies *invalid there (or null)
 };
 
 template <class Tuning, class Acc, class In, class Out, class Op, class Segs>

@@ -17,6 +17,7 @@
 #include <sweep/backend/cuda/dispatch/scan.cuh>  // reset_tile_states_kernel, launch_after_reset
 #include <sweep/backend/cuda/kernels/segmented_scan_kernels.cuh>
 #include <sweep/backend/cuda/lookback/tile_state.cuh>
+#include <sweep/backend/cuda/compaction_precompiled.hpp>  // mapped_count_slot
 #include <sweep/backend/cuda/runtime.hpp>
 #include <sweep/backend/cuda/segmented_precompiled.hpp>  // is_offset_segments_v
 #include <sweep/backend/cuda/tuning/scan_tuning.cuh>
@@ -114,6 +115,10 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     auto* index = indexed ? reinterpret_cast<std::int64_t*>(base + reset + values) : nullptr;
     if (offsets)
         launch_validate_offsets(segs, n, invalid, index, tiles, agent::tile_items, s, name);
+    // The verdict comes back through this thread's mapped host word (compaction's count slot),
+    // written by the scan kernel: no copy on the stream. Without a scan kernel (n == 0) or a slot,
+    // a copy.
+    std::int64_t* const verdict = offsets && n > 0 ? mapped_count_slot() : nullptr;
 
     if (n > 0) {
         segmented_mode mode;
@@ -122,7 +127,8 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
         mode.in_aligned = aligned16(in);
         mode.out_aligned = aligned16(out);
         mode.heads_aligned = heads_aligned;
-        const typename agent::params p{in, out, n, op, segs, init, mode, invalid, index};
+        const typename agent::params p{in, out, n, op, segs, init, mode, invalid, index,
+                                       verdict};
         if (!lookback) {
             if (reset != 0 || offsets) {
                 launch_after_reset(name, segmented_single_block_kernel<agent>, 1, agent::threads, 0,
@@ -141,9 +147,12 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
 
     if (offsets) {
         unsigned bad = 0;
-        check(cudaMemcpyAsync(&bad, invalid, sizeof bad, cudaMemcpyDeviceToHost, s), name,
-              "cudaMemcpyAsync");
+        if (verdict == nullptr)
+            check(cudaMemcpyAsync(&bad, invalid, sizeof bad, cudaMemcpyDeviceToHost, s), name,
+                  "cudaMemcpyAsync");
         synchronize(s, name);
+        if (verdict != nullptr)
+            bad = static_cast<unsigned>(*static_cast<volatile std::int64_t*>(verdict));
         if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
         if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");
         if (bad & offsets_last_not_n) throw_invalid_argument(name, "offsets: o[k] != n");

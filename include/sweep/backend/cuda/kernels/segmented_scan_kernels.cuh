@@ -82,6 +82,7 @@ template <class Agent>
 __global__ void __launch_bounds__(Agent::threads)
     segmented_single_block_kernel(const typename Agent::params p) {
     wait_for_reset();  // the validation word and the tile index are written
+    if (p.verdict != nullptr && threadIdx.x == 0) *p.verdict = *p.invalid;  // for the host
     if (p.invalid != nullptr && *p.invalid != 0) return;  // bad offsets: write nothing
     __shared__ typename Agent::shared_storage smem;
     using acc_t = typename Agent::acc_type;
@@ -103,6 +104,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     segmented_lookback_kernel(const typename Agent::params p, const State state,
                               unsigned int* ticket) {
     wait_for_reset();
+    if (p.verdict != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *p.verdict = *p.invalid;
     // Every block returns here or none does, so no block waits on one that returned.
     if (p.invalid != nullptr && *p.invalid != 0) return;
     __shared__ typename Agent::shared_storage smem;
