@@ -67,9 +67,8 @@ std::vector<std::int64_t> make_offsets(off_case c, std::int64_t n, std::int64_t 
         break;
     case off_case::one_segment: break;
     case off_case::straddling:
-        for (std::int64_t p = static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(tile)) +
-                              tile / 3;
-             p < n; p += tile / 3 + static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(2 * tile)))
+        for (std::int64_t p = tile / 3 + static_cast<std::int64_t>(g() % std::uint64_t(tile)); p < n;
+             p += tile / 3 + static_cast<std::int64_t>(g() % std::uint64_t(2 * tile)))
             add(p, 1);
         break;
     case off_case::edges:
@@ -104,8 +103,9 @@ std::vector<std::int64_t> make_offsets(off_case c, std::int64_t n, std::int64_t 
     std::sort(b.begin(), b.end());
     std::vector<std::int64_t> o;
     const bool runs = c == off_case::empty_edges || c == off_case::mostly_empty;
-    const int front = runs ? 3 + static_cast<int>(g() % (c == off_case::mostly_empty ? 50000 : 3)) : 1;
-    const int back = runs ? 3 + static_cast<int>(g() % (c == off_case::mostly_empty ? 50000 : 3)) : 1;
+    const std::uint64_t spread = c == off_case::mostly_empty ? 50000 : 3;
+    const int front = runs ? 3 + static_cast<int>(g() % spread) : 1;
+    const int back = runs ? 3 + static_cast<int>(g() % spread) : 1;
     if (n == 0) return {0};
     for (int i = 0; i < front; ++i) o.push_back(0);
     o.insert(o.end(), b.begin(), b.end());

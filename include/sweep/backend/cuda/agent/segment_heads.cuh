@@ -12,8 +12,8 @@
 //            offset index j with o[j] >= t * tile_items (the tile index); the block reads the
 //            offsets [index[t], index[t + 1]) -- exactly those that fall in the tile, coalesced,
 //            about once over the grid -- and sets a byte per element in shared memory; each
-//            thread then reads its Items bytes as bits. Empty segments (o[j] == o[j + 1]) set the
-//            same byte again: a run of them costs their reads, nothing else. Offsets must be
+//            thread then reads its Items bytes as bits. Empty segments (o[j] == o[j + 1]): only
+//            the first of a run marks; a run costs its reads, nothing else. Offsets must be
 //            validated (0 = o[0] <= ... <= o[k] = n) before: every read is then in bounds.
 //            (This replaced a per-warp derivation without the index -- a 32-way search from every
 //            warp, then a gallop along the offsets from every lane, several dependent loads per
@@ -237,17 +237,24 @@ struct segment_heads<offset_segments<OffIt>, Items> {
         __syncthreads();
         // The offsets in the tile, 4 loads a thread in flight; every o[j] - base lies in
         // [0, tile_items) for validated offsets (the test keeps shared memory safe regardless).
+        // A run of equal offsets (empty segments) is marked by its first entry only: o[j - 1]
+        // comes from the lane before (lane 0 loads it), so every byte has one writer.
         const OffIt o = s.first;
-        for (std::int64_t j = j0 + tid; j < j1; j += 4 * Threads) {
-            std::int64_t q[4];
+        for (std::int64_t b = j0; b < j1; b += 4 * Threads) {  // uniform over the block
+            std::int64_t q[4], r[4];
 #pragma unroll
             for (int u = 0; u < 4; ++u) {
-                const std::int64_t jj = j + std::int64_t{u} * Threads;
+                const std::int64_t jj = b + std::int64_t{u} * Threads + tid;
                 q[u] = jj < j1 ? static_cast<std::int64_t>(o[jj]) - base : -1;
+                r[u] = lane == 0 && jj > j0 && jj < j1 ? static_cast<std::int64_t>(o[jj - 1]) - base
+                                                      : -1;
             }
 #pragma unroll
             for (int u = 0; u < 4; ++u) {
-                if (static_cast<std::uint64_t>(q[u]) < static_cast<std::uint64_t>(tile_items)) {
+                const std::int64_t before = __shfl_up_sync(full_mask, q[u], 1);
+                if (lane != 0) r[u] = before;  // lane - 1 holds o[jj - 1] (jj - 1 >= j0)
+                if (static_cast<std::uint64_t>(q[u]) < static_cast<std::uint64_t>(tile_items) &&
+                    q[u] != r[u]) {
                     const int e = static_cast<int>(q[u]);
                     slices[(e / warp_span) * stride + e % warp_span] = 1;
                 }
