@@ -21,9 +21,9 @@
 // Usage: sweep_perf_gpu_segmented [log2 sizes, comma separated = 24,28] [types = int32,int8]
 //                                 [distributions = len1,len100,len1e4,len1e6,skewed]
 //        sweep_perf_gpu_segmented tune [log2 size = 28]
-//   tune: the by-key scan and the offsets form with several tile geometries (threads x items)
-//   for int32/int32 and int8/int8 at mean segments 100, 1e4, 1e6 and the skewed mix, against
-//   CUB: the evidence for tuning/segmented_tuning.cuh.
+//   tune: the by-key scan and the offsets form with several tile geometries (threads x items,
+//   with and without the look-behind) for int32/int32 and int8/int8 at mean segments 100, 1e4,
+//   1e6 and the skewed mix, against CUB: the evidence for tuning/segmented_tuning.cuh.
 // After the table: the bars of issue 6 (by key vs CUB, offsets form vs by key), met or not.
 #include <cub/device/device_scan.cuh>
 #include <thrust/copy.h>
@@ -342,21 +342,24 @@ void tune(const char* tname, std::int64_t n, cudaStream_t s) {
                                                ::cuda::std::equal_to<>(), s);
         });
         const double bytes = 3.0 * n * sizeof(T);
-        auto row = [&](int threads, int items, double us, auto offsets_us) {
+        auto row = [&](int threads, int items, int min_blocks, int behind, double us,
+                       auto offsets_us) {
             ok(cudaStreamSynchronize(s), "sync");
             const bool key_ok = same_bits(out, ref, n);
             const double off_us = offsets_us();  // after the by-key check: it reuses `out`
             ok(cudaStreamSynchronize(s), "sync");
             const bool off_ok = same_bits(out, ref, n);
-            std::printf("| %-5s | %-7s | %3d x %-2d | %8.1f | %5.1f%% | %8.1f | %5.1f%% | %5.2fx "
-                        "| %8.1f | %5.2f | %s |\n",
-                        tname, d.name, threads, items, us, 100.0 * bytes / us * 1e-3 / copy_gbs,
+            std::printf("| %-5s | %-7s | %3d x %-2d, %d | %4d | %8.1f | %5.1f%% | %8.1f | %5.1f%% "
+                        "| %5.2fx | %8.1f | %5.2f | %s |\n",
+                        tname, d.name, threads, items, min_blocks, behind, us, 100.0 * bytes / us * 1e-3 / copy_gbs,
                         cub_us, 100.0 * bytes / cub_us * 1e-3 / copy_gbs, cub_us / us, off_us,
                         off_us / us,
                         key_ok && off_ok ? "ok" : (key_ok ? "MISMATCH offsets" : "MISMATCH"));
             std::fflush(stdout);
         };
-        (row(Tunings::threads, Tunings::items, geometry_us<Tunings>(t, keys, vals, out, n, s),
+        (row(Tunings::threads, Tunings::items, Tunings::min_blocks,
+             sweep::detail::cuda::look_behind_of<Tunings>,
+             geometry_us<Tunings>(t, keys, vals, out, n, s),
              [&] {
                  return geometry_offsets_us<Tunings>(t, g.offsets, g.segments + 1, vals, out, n,
                                                      s);
@@ -398,15 +401,19 @@ int main(int argc, char** argv) {
         ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
         std::printf("by-key inclusive sum, n = %lld: tile geometries (threads x items)\n\n",
                     static_cast<long long>(n));
-        std::printf("| k/v   | segs    | geometry | sweep us | %%copy  | cub us   | %%copy  | vs CUB "
-                    "| offsets  | off/key | check |\n");
-        std::printf("|-------|---------|----------|----------|--------|----------|--------|--------"
-                    "|----------|-------|-------|\n");
+        std::printf("| k/v   | segs    | threads x items, min blocks | look-behind | sweep us | %%copy  | cub us   | "
+                    "%%copy  | vs CUB | offsets  | off/key | check |\n");
+        std::printf("|-------|---------|----------|------|----------|--------|----------|--------|"
+                    "--------|----------|-------|-------|\n");
         tune<std::int32_t, cu::scan_tuning<128, 8, 1>, cu::scan_tuning<128, 16, 1>,
-             cu::scan_tuning<128, 32, 1>, cu::scan_tuning<256, 8, 1>,
-             cu::scan_tuning<256, 16, 1>>("int32", n, s);
+             cu::scan_tuning<128, 32, 1>, cu::scan_tuning<256, 8, 1>, cu::scan_tuning<256, 16, 1>,
+             cu::segmented_look_behind_tuning<128, 16, 128, 9>,
+             cu::segmented_look_behind_tuning<128, 16, 256, 9>,
+             cu::segmented_look_behind_tuning<128, 16, 256>>("int32", n, s);
         tune<std::int8_t, cu::scan_tuning<128, 16, 1>, cu::scan_tuning<128, 32, 1>,
-             cu::scan_tuning<128, 64, 1>, cu::scan_tuning<256, 32, 1>>("int8", n, s);
+             cu::scan_tuning<128, 64, 1>, cu::scan_tuning<256, 32, 1>,
+             cu::segmented_look_behind_tuning<128, 32, 256, 7>,
+             cu::segmented_look_behind_tuning<128, 64, 256, 5>>("int8", n, s);
         cudaStreamDestroy(s);
         return 0;
     }

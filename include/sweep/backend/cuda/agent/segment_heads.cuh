@@ -133,6 +133,31 @@ struct segment_heads<key_heads<KeyIt, KeyEq>, Items> {
         }
         return m;
     }
+
+    /// Look-behind (segmented_scan_agent): which of the 32 * Steps elements [lo, lo + 32 Steps),
+    /// lo > 0, are heads, striped: bit s of lane l's result is element lo + 32 s + l. One warp.
+    template <int Steps>
+    __device__ std::uint32_t behind(const segs_t& s, std::int64_t lo, int lane,
+                                    const std::int64_t*, std::int64_t) {
+        reg_array<key_t, Steps> k;
+        reg_array<key_t, 1> before;
+#pragma unroll
+        for (int st = 0; st < Steps; ++st) k[st] = s.keys[lo + warp_threads * st + lane];
+        if (lane == 0) before[0] = s.keys[lo - 1];
+        std::uint32_t m = 0;
+#pragma unroll
+        for (int st = 0; st < Steps; ++st) {
+            key_t prev = shfl_up(k[st], 1);
+            if (st > 0) {
+                const key_t last = shfl_idx(k[st - 1], warp_threads - 1);
+                if (lane == 0) prev = last;
+            } else if (lane == 0) {
+                prev = before[0];
+            }
+            if (!s.key_eq(prev, k[st])) m |= 1u << st;
+        }
+        return m;
+    }
 };
 
 // ---- head flags ----------------------------------------------------------------------------
@@ -176,6 +201,17 @@ struct segment_heads<flag_heads<FlagIt>, Items> {
         }
         return m;
     }
+
+    /// Look-behind: as key_heads::behind.
+    template <int Steps>
+    __device__ std::uint32_t behind(const segs_t& s, std::int64_t lo, int lane,
+                                    const std::int64_t*, std::int64_t) {
+        std::uint32_t m = 0;
+#pragma unroll
+        for (int st = 0; st < Steps; ++st)
+            if (s.flags[lo + warp_threads * st + lane] != 0) m |= 1u << st;
+        return m;
+    }
 };
 
 // ---- offsets -------------------------------------------------------------------------------
@@ -213,6 +249,19 @@ struct segment_heads<offset_segments<OffIt>, Items> {
     static constexpr bool block = true;
     static constexpr int io_bytes = 16;
     __device__ static bool uses_block(const segs_t&) { return true; }
+
+    /// Look-behind: as key_heads::behind, but only the last head before the tile is marked (the
+    /// only one the look-behind uses): o[index[tile] - 1], the last offset below the tile's first
+    /// element (index[tile] >= 1 for tile >= 1, as o[0] = 0).
+    template <int Steps>
+    __device__ std::uint32_t behind(const segs_t& s, std::int64_t lo, int lane,
+                                    const std::int64_t* index, std::int64_t tile) {
+        const std::int64_t h = static_cast<std::int64_t>(s.first[index[tile] - 1]);
+        const std::int64_t d = h - lo - lane;  // element lo + 32 s + lane == h
+        return d >= 0 && d % warp_threads == 0 && d / warp_threads < Steps
+                   ? 1u << static_cast<int>(d / warp_threads)
+                   : 0u;
+    }
 
     /// The heads of tile `tile` ([base, base + Threads * Items)), called by every thread of the
     /// block (it synchronizes the block twice). `index`: the tile index (validation kernel);

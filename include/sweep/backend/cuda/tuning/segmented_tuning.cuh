@@ -36,4 +36,24 @@ template <> struct segmented_tuning_for<8> { using type = scan_tuning<128, 8, 1>
 template <class Acc>
 using default_segmented_tuning = typename segmented_tuning_for<sizeof(Acc)>::type;
 
+/// A tile geometry with the look-behind (agent/segmented_scan_agent.cuh): a tile that holds a head
+/// but does not start with one reads the LookBehind elements before it (a multiple of 32, at most
+/// 1024 and half a tile) and, if one of them is a head, reduces from the last such head instead of
+/// waiting for its predecessor's prefix. NOT a default yet: measured by `sweep_perf_gpu_segmented
+/// tune`, tested by test/gpu/segmented_variants.cu.
+/// MinBlocks: __launch_bounds__' blocks an SM (a register cap: the look-behind's loads raise the
+/// register count, ptxas sm_90: by key int32 128 x 16 56 -> 72 with 256 elements, int8 128 x 64
+/// 96 -> 128).
+template <int Threads, int Items, int LookBehind, int MinBlocks = 1>
+struct segmented_look_behind_tuning : scan_tuning<Threads, Items, 1, 1, 0, MinBlocks> {
+    static constexpr int look_behind = LookBehind;
+};
+
+/// The look-behind of a tuning (0: none).
+template <class Tuning>
+inline constexpr int look_behind_of = [] {
+    if constexpr (requires { Tuning::look_behind; }) return Tuning::look_behind;
+    else return 0;
+}();
+
 }  // namespace sweep::detail::cuda
