@@ -284,22 +284,26 @@ struct segment_heads<offset_segments<OffIt>, Items> {
 #pragma unroll
         for (int i = lane; i < warp_span / 4; i += warp_threads) z[i] = 0;
         __syncthreads();
-        // The offsets in the tile, 4 loads a thread in flight; every o[j] - base lies in
+        // The offsets in the tile, `batch` loads a thread in flight; every o[j] - base lies in
         // [0, tile_items) for validated offsets (the test keeps shared memory safe regardless).
         // A run of equal offsets (empty segments) is marked by its first entry only: o[j - 1]
         // comes from the lane before (lane 0 loads it), so every byte has one writer.
         const OffIt o = s.first;
-        for (std::int64_t b = j0; b < j1; b += 4 * Threads) {  // uniform over the block
-            std::int64_t q[4], r[4];
+        // Loads a thread in flight: more for long threads (a tile of one-element segments holds
+        // Items offsets a thread), 4 otherwise (ptxas sm_90: 8 took int32 128 x 16 from 56 to 70
+        // registers, int8 128 x 64 stayed at 96).
+        constexpr int batch = Items >= 32 ? 8 : 4;
+        for (std::int64_t b = j0; b < j1; b += batch * Threads) {  // uniform over the block
+            std::int64_t q[batch], r[batch];
 #pragma unroll
-            for (int u = 0; u < 4; ++u) {
+            for (int u = 0; u < batch; ++u) {
                 const std::int64_t jj = b + std::int64_t{u} * Threads + tid;
                 q[u] = jj < j1 ? static_cast<std::int64_t>(o[jj]) - base : -1;
                 r[u] = lane == 0 && jj > j0 && jj < j1 ? static_cast<std::int64_t>(o[jj - 1]) - base
                                                       : -1;
             }
 #pragma unroll
-            for (int u = 0; u < 4; ++u) {
+            for (int u = 0; u < batch; ++u) {
                 const std::int64_t before = __shfl_up_sync(full_mask, q[u], 1);
                 if (lane != 0) r[u] = before;  // lane - 1 holds o[jj - 1] (jj - 1 >= j0)
                 if (static_cast<std::uint64_t>(q[u]) < static_cast<std::uint64_t>(tile_items) &&

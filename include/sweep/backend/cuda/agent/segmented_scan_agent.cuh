@@ -105,10 +105,10 @@ struct segmented_scan_agent {
     // slices when those hold a warp's items (a warp only reads its own slice's flags, before its
     // first __syncwarp'ed use of the slice), else in an array of their own.
     static constexpr bool block_heads = block_heads_v<heads_t>;
-    static constexpr bool warp_heads = requires(heads_t& hh, const Segs& sg) {
+    static constexpr bool per_warp_heads = requires(heads_t& hh, const Segs& sg) {
         hh.read(sg, std::int64_t{}, std::int64_t{}, std::int64_t{}, 0);
     };
-    static_assert(block_heads || warp_heads);
+    static_assert(block_heads || per_warp_heads);
     static constexpr bool flags_in_io = io_bytes >= warp_threads * items;
     static constexpr int flag_stride = flags_in_io ? io_bytes : warp_threads * items;
     static constexpr int flag_bytes = block_heads && !flags_in_io ? threads * items : 16;
@@ -225,7 +225,7 @@ struct segmented_scan_agent {
                 by_block = true;
             }
         }
-        if constexpr (warp_heads) {
+        if constexpr (per_warp_heads) {
             if (by_block) {
             } else if (vec_heads) {
                 heads.fetch(p.segs, warp_first, lane);
