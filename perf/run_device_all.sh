@@ -33,11 +33,21 @@ if [ "$what" = gpu ]; then
     timeout ${SAN_TIMEOUT:-120} env ${SAN_MAX_N:+SWEEP_TEST_MAX_N=$SAN_MAX_N} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/$t >"$OUT/memcheck_$t.log" 2>&1
     log "memcheck $t: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
   done
+  # The offsets form's block path (shared-memory marks between two barriers): memcheck on the
+  # small cases, racecheck on one type.
+  if [ -x $B/test/test_gpu_segmented_offsets ]; then
+    timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/test_gpu_segmented_offsets '~*both index searches*' >"$OUT/memcheck_test_gpu_segmented_offsets.log" 2>&1
+    log "memcheck test_gpu_segmented_offsets (small cases): rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_test_gpu_segmented_offsets.log" | tail -1)"
+    timeout ${SAN_TIMEOUT:-120} compute-sanitizer --tool racecheck --error-exitcode 9 $B/test/test_gpu_segmented_offsets '*16 items a thread*' >"$OUT/racecheck_test_gpu_segmented_offsets.log" 2>&1
+    log "racecheck test_gpu_segmented_offsets (int32): rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/racecheck_test_gpu_segmented_offsets.log" | tail -1)"
+  fi
   timeout 150 $B/perf/gpu/sweep_perf_gpu_scan ${SCAN_RANGE:-28 10} >"$OUT/perf_scan.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 180 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
   # Compaction's tile geometries of both paths (set COMPACTION_TUNE=1): sweep only, int32, 50 %.
   [ -n "${COMPACTION_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction 28 24 tuning >"$OUT/perf_compaction_tune.md" 2>&1
   timeout 100 $B/perf/gpu/sweep_perf_gpu_segmented 24,28 int32,int8 >"$OUT/perf_segmented.md" 2>&1
+  # The segmented scans' tile geometries (by key and offsets, long and skewed segments included).
+  timeout 150 $B/perf/gpu/sweep_perf_gpu_segmented tune 28 >"$OUT/perf_segmented_tune.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix all 24,28 >"$OUT/perf_radix.md" 2>&1
   # The radix sort's kernel shapes (set RADIX_TUNE=1): sweep only, several shapes per case.
   [ -n "${RADIX_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 300 $B/perf/gpu/sweep_perf_gpu_radix tune 24,28 >"$OUT/perf_radix_tune.md" 2>&1

@@ -17,6 +17,11 @@ sweep_add_gpu_test(test_gpu_lookback_stress gpu/lookback_stress.cu)
 sweep_add_gpu_test(test_gpu_scan_host_compiled gpu/scan_host_compiled.cpp)
 sweep_add_gpu_test(test_gpu_segmented_scan gpu/segmented_scan.cu)
 sweep_add_gpu_test(test_gpu_segmented_types gpu/segmented_types.cu)
+# The offsets form's block-derived heads (tile index, shared-memory marks) at their edges.
+sweep_add_gpu_test(test_gpu_segmented_offsets gpu/segmented_offsets.cu)
+# Segmented-scan variants that are not the default yet (the look-behind), through the internal
+# launch API: proven correct in the run that measures them (sweep_perf_gpu_segmented tune).
+sweep_add_gpu_test(test_gpu_segmented_variants gpu/segmented_variants.cu)
 sweep_add_gpu_test(test_gpu_segmented_large gpu/segmented_large.cu)
 # Compiled by the host compiler: the precompiled segmented scans (src/cuda/segmented_builtin*.cu).
 sweep_add_gpu_test(test_gpu_segmented_host_compiled gpu/segmented_host_compiled.cpp)

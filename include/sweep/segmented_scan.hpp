@@ -86,6 +86,27 @@ OffIt segments_data(const offset_segments<OffIt>& s) {
     return s.first;
 }
 
+#if SWEEP_HAS_CUDA
+/// The sweep::gpu side of both canonical branches of segmented_run: the checks they share (no
+/// known host iterator, at compile time; device memory, at run time; n == 0 touches nothing),
+/// then f(values, segments) with Thrust pointers unwrapped. Instantiated only from a gpu_tag
+/// branch, so its static_assert fires only where sweep::gpu is really called.
+template <class In, class Out, class Segs, class F>
+Out canonical_segmented_on_device(const char* name, In first, std::int64_t n, Out d_first,
+                                  const Segs& segs, F&& f) {
+    using seg_traits = cuda::segments_on_device<Segs>;
+    static_assert(!cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator,
+                  "sweep::gpu: this is a host container's iterator. sweep::gpu needs device "
+                  "memory (values, output, keys and flags alike).");
+    if (n == 0) return d_first;
+    auto values = cuda::unwrap(first);
+    cuda::require_device_pointer(values, name,
+                                 "the input is not device or managed memory (sweep::gpu)");
+    const auto dsegs = seg_traits::convert(segs, name);
+    return f(values, dsegs);
+}
+#endif
+
 /// The backend call of a segmented scan. `.deterministic()` inclusive by-key and head-flag scans
 /// whose operator is not exact run as a plain canonical scan over (value, head) pairs
 /// (detail/canonical_segmented.hpp), so that every backend gives the same bits.
@@ -100,20 +121,13 @@ Out segmented_run(const char* name, const P& policy, const Where& where, In firs
         return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
 #if SWEEP_HAS_CUDA
             if constexpr (std::is_same_v<decltype(tag), gpu_tag>) {
-                using seg_traits = cuda::segments_on_device<Segs>;
-                // (Written to depend on the tag: checked only where this branch is taken.)
-                static_assert(!std::is_same_v<decltype(tag), gpu_tag> ||
-                                  (!cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator),
-                              "sweep::gpu: this is a host container's iterator. sweep::gpu needs "
-                              "device memory (values, output, keys and flags alike).");
-                if (n == 0) return d_first;
-                auto values = cuda::unwrap(first);
-                cuda::require_device_pointer(
-                    values, name, "the input is not device or managed memory (sweep::gpu)");
-                const auto dsegs = seg_traits::convert(segs, name);
-                using L = seg_load<Acc, decltype(values), std::remove_cvref_t<decltype(dsegs)>>;
-                return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
-                                      seg_op<Op, Acc>{op}, L{values, dsegs}, no_init{});
+                return canonical_segmented_on_device(
+                    name, first, n, d_first, segs, [&](auto values, const auto& dsegs) -> Out {
+                        using L = seg_load<Acc, decltype(values),
+                                           std::remove_cvref_t<decltype(dsegs)>>;
+                        return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                              seg_op<Op, Acc>{op}, L{values, dsegs}, no_init{});
+                    });
             } else
 #endif
             {
@@ -132,44 +146,40 @@ Out segmented_run(const char* name, const P& policy, const Where& where, In firs
         return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
             if constexpr (std::is_same_v<decltype(tag), gpu_tag>) {
 #if SWEEP_HAS_CUDA && defined(__CUDACC__)
-                using seg_traits = cuda::segments_on_device<Segs>;
-                static_assert(!std::is_same_v<decltype(tag), gpu_tag> ||
-                                  (!cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator),
-                              "sweep::gpu: this is a host container's iterator. sweep::gpu needs "
-                              "device memory (values, output, keys and flags alike).");
-                if (n == 0) return d_first;
-                auto values = cuda::unwrap(first);
-                cuda::require_device_pointer(
-                    values, name, "the input is not device or managed memory (sweep::gpu)");
-                const auto dsegs = seg_traits::convert(segs, name);
-                using D = std::remove_cvref_t<decltype(dsegs)>;
-                if constexpr (std::is_pointer_v<decltype(values)>) {
-                    // The inputs before each tile, copied out first (in place: see
-                    // seg_load_exclusive): one strided copy on the call's stream.
-                    using V = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
-                    const stream_t s = pol.has_stream ? pol.stream : nullptr;
-                    const cuda::temp_buffer tb(cuda::make_temp_allocator(pol.resource),
-                                               static_cast<std::size_t>(tiles > 1 ? tiles - 1 : 1) *
-                                                   sizeof(V),
-                                               s);
-                    if (tiles > 1)
-                        cuda::check(static_cast<int>(cudaMemcpy2DAsync(
-                                        tb.get(), sizeof(V), values + (T - 1), T * sizeof(V),
-                                        sizeof(V), static_cast<std::size_t>(tiles - 1),
-                                        cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(s))),
-                                    name, "cudaMemcpy2DAsync");
-                    using L = seg_load_exclusive<Acc, decltype(values), D, const V*>;
-                    return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
-                                          seg_op<Op, Acc>{op},
-                                          L{values, dsegs, init_value,
-                                            static_cast<const V*>(tb.get()), T},
-                                          no_init{});
-                } else {
-                    using L = seg_load_exclusive<Acc, decltype(values), D, const Acc*>;
-                    return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
-                                          seg_op<Op, Acc>{op},
-                                          L{values, dsegs, init_value, nullptr, T}, no_init{});
-                }
+                return canonical_segmented_on_device(
+                    name, first, n, d_first, segs, [&](auto values, const auto& dsegs) -> Out {
+                        using D = std::remove_cvref_t<decltype(dsegs)>;
+                        if constexpr (std::is_pointer_v<decltype(values)>) {
+                            // The inputs before each tile, copied out first (in place: see
+                            // seg_load_exclusive): one strided copy on the call's stream.
+                            using V = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;
+                            const stream_t s = pol.has_stream ? pol.stream : nullptr;
+                            const std::size_t slots =
+                                static_cast<std::size_t>(tiles > 1 ? tiles - 1 : 1);
+                            const cuda::temp_buffer tb(cuda::make_temp_allocator(pol.resource),
+                                                       slots * sizeof(V), s);
+                            if (tiles > 1)
+                                cuda::check(static_cast<int>(cudaMemcpy2DAsync(
+                                                tb.get(), sizeof(V), values + (T - 1),
+                                                T * sizeof(V), sizeof(V),
+                                                static_cast<std::size_t>(tiles - 1),
+                                                cudaMemcpyDeviceToDevice,
+                                                static_cast<cudaStream_t>(s))),
+                                            name, "cudaMemcpy2DAsync");
+                            using L = seg_load_exclusive<Acc, decltype(values), D, const V*>;
+                            return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                                  seg_op<Op, Acc>{op},
+                                                  L{values, dsegs, init_value,
+                                                    static_cast<const V*>(tb.get()), T},
+                                                  no_init{});
+                        } else {
+                            using L = seg_load_exclusive<Acc, decltype(values), D, const Acc*>;
+                            return scan<false, S>(tag, pol, name, index_iterator{0}, n, d_first,
+                                                  seg_op<Op, Acc>{op},
+                                                  L{values, dsegs, init_value, nullptr, T},
+                                                  no_init{});
+                        }
+                    });
 #else
                 static_assert(dependent_false<decltype(tag)>,
                               "sweep::gpu.deterministic() exclusive segmented scans need the call "

@@ -21,9 +21,10 @@
 // Usage: sweep_perf_gpu_segmented [log2 sizes, comma separated = 24,28] [types = int32,int8]
 //                                 [distributions = len1,len100,len1e4,len1e6,skewed]
 //        sweep_perf_gpu_segmented tune [log2 size = 28]
-//   tune: the by-key scan with several tile geometries (threads x items) for int32/int32 and
-//   int8/int8 at mean segments 100, 1e4 and 1e6, against CUB: the evidence for
-//   tuning/segmented_tuning.cuh.
+//   tune: the by-key scan and the offsets form with several tile geometries (threads x items,
+//   with and without the look-behind) for int32/int32 and int8/int8 at mean segments 100, 1e4,
+//   1e6 and the skewed mix, against CUB: the evidence for tuning/segmented_tuning.cuh.
+// After the table: the bars of issue 6 (by key vs CUB, offsets form vs by key), met or not.
 #include <cub/device/device_scan.cuh>
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
@@ -170,6 +171,15 @@ void make_segmentation(const distribution& d, std::int64_t n, cudaStream_t s, se
     ok(cudaStreamSynchronize(s), "segmentation");
 }
 
+/// One inclusive row, kept for the bars' summary at the end.
+struct result {
+    std::string type, dist;
+    int log2n;
+    double vs_cub, pct_copy, off_per_key;
+    bool ok;
+};
+std::vector<result> results;
+
 template <class T>
 void bench(const char* tname, std::int64_t n, const std::vector<distribution>& dists,
            cudaStream_t s) {
@@ -236,6 +246,9 @@ void bench(const char* tname, std::int64_t n, const std::vector<distribution>& d
                     pct(offsets_bytes, off_us), off_us / sweep_us,
                     key_ok && off_ok ? "ok" : (key_ok ? "MISMATCH offsets" : "MISMATCH by key"));
         std::fflush(stdout);
+        results.push_back({tname, d.name, static_cast<int>(std::log2(static_cast<double>(n))),
+                           cub_us / sweep_us, pct(by_key_bytes, sweep_us), off_us / sweep_us,
+                           key_ok && off_ok});
 
         // exclusive (init 0, as ExclusiveSumByKey)
         const double cub_ex_us = t.median_us([&] {
@@ -282,6 +295,21 @@ double geometry_us(timer& t, const T* keys, const T* vals, T* out, std::int64_t 
     });
 }
 
+/// The offsets form (int32 offsets) with the same geometry.
+template <class Tn, class T>
+double geometry_offsets_us(timer& t, const std::int32_t* o, std::int64_t count, const T* vals,
+                           T* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    using segs = sweep::detail::offset_segments<const std::int32_t*>;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    cu::reg_array<T, 1> init;
+    return t.median_us([&] {
+        cu::launch_segmented_scan<Tn, false, T>("tune", vals, out, n, sweep::plus<>{},
+                                                segs{o, o + count}, init, false, false, false, s,
+                                                alloc);
+    });
+}
+
 template <class T, class... Tunings>
 void tune(const char* tname, std::int64_t n, cudaStream_t s) {
     T *keys = nullptr, *vals = nullptr, *out = nullptr, *ref = nullptr;
@@ -305,7 +333,7 @@ void tune(const char* tname, std::int64_t n, cudaStream_t s) {
     });
     const double copy_gbs = 2.0 * n * sizeof(T) / copy_us * 1e-3;
     for (const distribution d : {distribution{"len100", 100}, distribution{"len1e4", 10000},
-                                 distribution{"len1e6", 1000000}}) {
+                                 distribution{"len1e6", 1000000}, distribution{"skewed", 0}}) {
         make_segmentation(d, n, s, g);
         ids_to_keys<<<2048, 256, 0, s>>>(g.ids, keys, n);
         const double cub_us = t.median_us([&] {
@@ -314,15 +342,29 @@ void tune(const char* tname, std::int64_t n, cudaStream_t s) {
                                                ::cuda::std::equal_to<>(), s);
         });
         const double bytes = 3.0 * n * sizeof(T);
-        auto row = [&](int threads, int items, double us) {
+        auto row = [&](int threads, int items, int min_blocks, int behind, double us,
+                       auto offsets_us) {
             ok(cudaStreamSynchronize(s), "sync");
-            std::printf("| %-5s | %-7s | %3d x %-2d | %8.1f | %5.1f%% | %8.1f | %5.1f%% | %5.2fx | %s |\n",
-                        tname, d.name, threads, items, us, 100.0 * bytes / us * 1e-3 / copy_gbs,
-                        cub_us, 100.0 * bytes / cub_us * 1e-3 / copy_gbs, cub_us / us,
-                        same_bits(out, ref, n) ? "ok" : "MISMATCH");
+            const bool key_ok = same_bits(out, ref, n);
+            const double off_us = offsets_us();  // after the by-key check: it reuses `out`
+            ok(cudaStreamSynchronize(s), "sync");
+            const bool off_ok = same_bits(out, ref, n);
+            std::printf("| %-5s | %-7s | %3d x %-2d, %d | %4d | %8.1f | %5.1f%% | %8.1f | %5.1f%% "
+                        "| %5.2fx | %8.1f | %5.2f | %s |\n",
+                        tname, d.name, threads, items, min_blocks, behind, us, 100.0 * bytes / us * 1e-3 / copy_gbs,
+                        cub_us, 100.0 * bytes / cub_us * 1e-3 / copy_gbs, cub_us / us, off_us,
+                        off_us / us,
+                        key_ok && off_ok ? "ok" : (key_ok ? "MISMATCH offsets" : "MISMATCH"));
             std::fflush(stdout);
         };
-        (row(Tunings::threads, Tunings::items, geometry_us<Tunings>(t, keys, vals, out, n, s)), ...);
+        (row(Tunings::threads, Tunings::items, Tunings::min_blocks,
+             sweep::detail::cuda::look_behind_of<Tunings>,
+             geometry_us<Tunings>(t, keys, vals, out, n, s),
+             [&] {
+                 return geometry_offsets_us<Tunings>(t, g.offsets, g.segments + 1, vals, out, n,
+                                                     s);
+             }),
+         ...);
     }
     cudaFree(cub_temp);
     cudaFree(keys);
@@ -359,13 +401,19 @@ int main(int argc, char** argv) {
         ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
         std::printf("by-key inclusive sum, n = %lld: tile geometries (threads x items)\n\n",
                     static_cast<long long>(n));
-        std::printf("| k/v   | segs    | geometry | sweep us | %%copy  | cub us   | %%copy  | vs CUB | check |\n");
-        std::printf("|-------|---------|----------|----------|--------|----------|--------|--------|-------|\n");
+        std::printf("| k/v   | segs    | threads x items, min blocks | look-behind | sweep us | %%copy  | cub us   | "
+                    "%%copy  | vs CUB | offsets  | off/key | check |\n");
+        std::printf("|-------|---------|----------|------|----------|--------|----------|--------|"
+                    "--------|----------|-------|-------|\n");
         tune<std::int32_t, cu::scan_tuning<128, 8, 1>, cu::scan_tuning<128, 16, 1>,
-             cu::scan_tuning<128, 32, 1>, cu::scan_tuning<256, 8, 1>,
-             cu::scan_tuning<256, 16, 1>>("int32", n, s);
+             cu::scan_tuning<128, 32, 1>, cu::scan_tuning<256, 8, 1>, cu::scan_tuning<256, 16, 1>,
+             cu::segmented_look_behind_tuning<128, 16, 128, 9>,
+             cu::segmented_look_behind_tuning<128, 16, 256, 9>,
+             cu::segmented_look_behind_tuning<128, 16, 256>>("int32", n, s);
         tune<std::int8_t, cu::scan_tuning<128, 16, 1>, cu::scan_tuning<128, 32, 1>,
-             cu::scan_tuning<128, 64, 1>, cu::scan_tuning<256, 32, 1>>("int8", n, s);
+             cu::scan_tuning<128, 64, 1>, cu::scan_tuning<256, 32, 1>,
+             cu::segmented_look_behind_tuning<128, 32, 256, 7>,
+             cu::segmented_look_behind_tuning<128, 64, 256, 5>>("int8", n, s);
         cudaStreamDestroy(s);
         return 0;
     }
@@ -401,5 +449,22 @@ int main(int argc, char** argv) {
         }
     }
     cudaStreamDestroy(s);
+
+    // The bars of issue 6 over the inclusive rows above (exclusive rows: see the table).
+    std::printf("\nbars (issue 6), inclusive rows:\n\n| bar | row | value | verdict |\n"
+                "|-----|-----|-------|---------|\n");
+    for (const auto& r : results) {
+        const std::string row = r.type + " 2^" + std::to_string(r.log2n) + " " + r.dist;
+        const bool short_or_mid = r.dist == "len100" || r.dist == "len1e4";
+        if (r.type == "int32" && short_or_mid)
+            std::printf("| by key int32 >= 1.0x CUB (goal 88%% copy) | %s | %.2fx, %.1f%% | %s |\n",
+                        row.c_str(), r.vs_cub, r.pct_copy, r.vs_cub >= 1.0 ? "met" : "NOT MET");
+        if (r.type == "int8" && r.log2n == 28)
+            std::printf("| by key int8 >= 1.5x CUB (goal 75%% copy) | %s | %.2fx, %.1f%% | %s |\n",
+                        row.c_str(), r.vs_cub, r.pct_copy, r.vs_cub >= 1.5 ? "met" : "NOT MET");
+        std::printf("| offsets within 10%% of by key | %s | %.2f | %s |\n", row.c_str(),
+                    r.off_per_key, r.off_per_key <= 1.10 ? "met" : "NOT MET");
+        if (!r.ok) std::printf("| output equals CUB's | %s | MISMATCH | FAILED |\n", row.c_str());
+    }
     return 0;
 }

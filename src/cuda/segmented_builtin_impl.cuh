@@ -47,21 +47,22 @@ __host__ __device__ offset_segments<const O*> offsets_as(const void* p, std::int
 
 template <int IoCap>
 void launch_validate_offsets(const builtin_segments<IoCap>& s, std::int64_t n, unsigned* invalid,
+                             std::int64_t* index, std::int64_t tiles, std::int64_t tile_items,
                              stream_t st, const char* name) {
     using B = builtin_segment_kind;
     switch (s.kind) {
         case B::offsets_i32:
             return launch_validate_offsets(offsets_as<std::int32_t>(s.p, s.offset_count), n,
-                                           invalid, st, name);
+                                           invalid, index, tiles, tile_items, st, name);
         case B::offsets_u32:
             return launch_validate_offsets(offsets_as<std::uint32_t>(s.p, s.offset_count), n,
-                                           invalid, st, name);
+                                           invalid, index, tiles, tile_items, st, name);
         case B::offsets_i64:
             return launch_validate_offsets(offsets_as<std::int64_t>(s.p, s.offset_count), n,
-                                           invalid, st, name);
+                                           invalid, index, tiles, tile_items, st, name);
         case B::offsets_u64:
             return launch_validate_offsets(offsets_as<std::uint64_t>(s.p, s.offset_count), n,
-                                           invalid, st, name);
+                                           invalid, index, tiles, tile_items, st, name);
         default: return;
     }
 }
@@ -116,13 +117,36 @@ struct segment_heads<builtin_segments<IoCap>, Items> {
 
     __device__ void fetch(const segs_t&, std::int64_t, int) {}  // finish issues and uses its loads
 
+    // The offsets forms derive their heads with the whole block (the nvcc path's block_read, with
+    // the tile index); the others per warp.
+    static constexpr bool block = true;
+    __device__ static bool uses_block(const segs_t& s) { return is_offsets_kind(s.kind); }
+
+    template <int Threads>
+    __device__ mask_t block_read(const segs_t& s, const std::int64_t* index, std::int64_t tile,
+                                 std::int64_t base, std::int64_t n, std::int64_t mine,
+                                 unsigned char* slices, int stride) {
+        return with_form(s, [&](const auto& sub) -> mask_t {
+            using sub_t = std::remove_cvref_t<decltype(sub)>;
+            if constexpr (block_heads_v<segment_heads<sub_t, Items>>) {
+                segment_heads<sub_t, Items> h;
+                return h.template block_read<Threads>(sub, index, tile, base, n, mine, slices,
+                                                      stride);
+            } else {
+                return mask_t(0);  // not reached: uses_block(s) holds only for offsets
+            }
+        });
+    }
+
     /// A full tile with 16-byte aligned heads (the host clears heads_aligned for offsets).
     __device__ mask_t finish(const segs_t& s, std::int64_t mine, unsigned char* slice, int lane) {
         const std::int64_t warp_first = mine - std::int64_t{lane} * Items;
         return with_form(s, [&](const auto& sub) -> mask_t {
             using sub_t = std::remove_cvref_t<decltype(sub)>;
             segment_heads<sub_t, Items> h;
-            if constexpr (sub_vector<sub_t>) {
+            if constexpr (block_heads_v<segment_heads<sub_t, Items>>) {
+                return mask_t(0);  // not reached: offsets go through block_read
+            } else if constexpr (sub_vector<sub_t>) {
                 h.fetch(sub, warp_first, lane);
                 return h.finish(sub, mine, slice, lane);
             } else {
@@ -134,8 +158,13 @@ struct segment_heads<builtin_segments<IoCap>, Items> {
     __device__ mask_t read(const segs_t& s, std::int64_t warp_first, std::int64_t mine,
                            std::int64_t n, int lane) {
         return with_form(s, [&](const auto& sub) -> mask_t {
-            segment_heads<std::remove_cvref_t<decltype(sub)>, Items> h;
-            return h.read(sub, warp_first, mine, n, lane);
+            using sub_t = std::remove_cvref_t<decltype(sub)>;
+            segment_heads<sub_t, Items> h;
+            if constexpr (block_heads_v<segment_heads<sub_t, Items>>) {
+                return mask_t(0);  // not reached: offsets go through block_read
+            } else {
+                return h.read(sub, warp_first, mine, n, lane);
+            }
         });
     }
 };

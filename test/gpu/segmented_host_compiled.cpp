@@ -3,8 +3,8 @@
 // (src/cuda/segmented_builtin*.cu), checked against seq:
 //   - every built-in value type with plus, minimum and maximum, by key (int32 keys), by offsets
 //     (int64, with empty segments) and by head flags (uint8), inclusive and exclusive, with and
-//     without init, at sizes around the tiles (1-byte values: 4096 a tile; 4-byte: 2048; 8: 1024)
-//     and past the single-block limit;
+//     without init, at sizes around the tiles (1-byte values: 8192 a tile; 2-byte: 4096;
+//     4-byte: 2048; 8: 1024) and past the single-block limit;
 //   - every precompiled segment form: keys of 1-8 bytes, bool, float (with -0.0 == +0.0) and
 //     double; flags of bool and 1-8 bytes; offsets of 32/64 bits, signed and unsigned;
 //   - keys and flags not 16-byte aligned (the scalar head path), in place, .on(stream);
@@ -137,7 +137,8 @@ std::vector<T> small_values(std::int64_t n, std::mt19937_64& g) {
 
 template <class T>
 std::int64_t tile_of() {
-    return sizeof(T) <= 2 ? 4096 : sizeof(T) == 4 ? 2048 : 1024;
+    // tuning/segmented_tuning.cuh (not includable here): 128 x 64, 128 x 32, 128 x 16, 128 x 8.
+    return sizeof(T) == 1 ? 8192 : sizeof(T) == 2 ? 4096 : sizeof(T) == 4 ? 2048 : 1024;
 }
 
 template <class T>

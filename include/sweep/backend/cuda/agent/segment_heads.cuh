@@ -7,12 +7,17 @@
 //   keys     bit i = !key_eq(keys[mine + i - 1], keys[mine + i]); the key before a lane's first
 //            is the previous lane's last (a shuffle), before a warp's first one scalar load.
 //   flags    bit i = flags[mine + i] != 0.
-//   offsets  element p is a head iff some o[j] == p. A warp finds the first offset >= its first
-//            element by a 32-way search (each step probes 32 points at once, so ~log_33(k)
-//            steps); each lane gallops from there to its own first element, then walks its Items
-//            elements along the offsets, galloping over runs of empty segments (o[j] == o[j+1]):
-//            a run of r empty segments costs O(log r) reads, not r. Offsets must be validated
-//            (0 = o[0] <= ... <= o[k] = n) before: every read is then in bounds.
+//   offsets  element p is a head iff some o[j] == p. The whole block derives the tile's heads
+//            together (block_read): the validation kernel has written, per tile t, the first
+//            offset index j with o[j] >= t * tile_items (the tile index); the block reads the
+//            offsets [index[t], index[t + 1]) -- exactly those that fall in the tile, coalesced,
+//            about once over the grid -- and sets a byte per element in shared memory; each
+//            thread then reads its Items bytes as bits. Empty segments (o[j] == o[j + 1]): only
+//            the first of a run marks; a run costs its reads, nothing else. Offsets must be
+//            validated (0 = o[0] <= ... <= o[k] = n) before: every read is then in bounds.
+//            (This replaced a per-warp derivation without the index -- a 32-way search from every
+//            warp, then a gallop along the offsets from every lane, several dependent loads per
+//            head -- which measured 1.1-6.9x the by-key time on the H200.)
 // Keys and flags given as 16-byte-aligned pointers of a full tile load as whole 16-byte vectors
 // (fetch: issue the loads; finish: transpose through the warp's shared-memory slice and compare),
 // so that the agent can issue the values' loads in between.
@@ -61,6 +66,15 @@ __device__ __forceinline__ void striped_to_blocked(uint4 (&r)[Chunks], unsigned 
 
 template <class Segs, int Items>
 struct segment_heads;
+
+/// Whether a form's heads may be derived by the whole block (block_read, with the tile index and
+/// the agent's shared-memory flag slices) rather than per warp (fetch/finish or read); if so,
+/// uses_block(segs) says whether they are (the precompiled kernels' forms decide at run time).
+template <class Heads>
+inline constexpr bool block_heads_v = [] {
+    if constexpr (requires { Heads::block; }) return Heads::block;
+    else return false;
+}();
 
 // ---- keys ----------------------------------------------------------------------------------
 
@@ -119,6 +133,31 @@ struct segment_heads<key_heads<KeyIt, KeyEq>, Items> {
         }
         return m;
     }
+
+    /// Look-behind (segmented_scan_agent): which of the 32 * Steps elements [lo, lo + 32 Steps),
+    /// lo > 0, are heads, striped: bit s of lane l's result is element lo + 32 s + l. One warp.
+    template <int Steps>
+    __device__ std::uint32_t behind(const segs_t& s, std::int64_t lo, int lane,
+                                    const std::int64_t*, std::int64_t) {
+        reg_array<key_t, Steps> k;
+        reg_array<key_t, 1> before;
+#pragma unroll
+        for (int st = 0; st < Steps; ++st) k[st] = s.keys[lo + warp_threads * st + lane];
+        if (lane == 0) before[0] = s.keys[lo - 1];
+        std::uint32_t m = 0;
+#pragma unroll
+        for (int st = 0; st < Steps; ++st) {
+            key_t prev = shfl_up(k[st], 1);
+            if (st > 0) {
+                const key_t last = shfl_idx(k[st - 1], warp_threads - 1);
+                if (lane == 0) prev = last;
+            } else if (lane == 0) {
+                prev = before[0];
+            }
+            if (!s.key_eq(prev, k[st])) m |= 1u << st;
+        }
+        return m;
+    }
 };
 
 // ---- head flags ----------------------------------------------------------------------------
@@ -162,33 +201,20 @@ struct segment_heads<flag_heads<FlagIt>, Items> {
         }
         return m;
     }
+
+    /// Look-behind: as key_heads::behind.
+    template <int Steps>
+    __device__ std::uint32_t behind(const segs_t& s, std::int64_t lo, int lane,
+                                    const std::int64_t*, std::int64_t) {
+        std::uint32_t m = 0;
+#pragma unroll
+        for (int st = 0; st < Steps; ++st)
+            if (s.flags[lo + warp_threads * st + lane] != 0) m |= 1u << st;
+        return m;
+    }
 };
 
 // ---- offsets -------------------------------------------------------------------------------
-
-/// The first j in [j0, count) with o[j] >= t, given o[j0 - 1] < t (or j0 == 0) and
-/// o[count - 1] >= t. Gallops from j0: O(log(answer - j0)) reads.
-template <class OffIt>
-__device__ std::int64_t gallop_lower_bound(OffIt o, std::int64_t j0, std::int64_t count,
-                                           std::int64_t t) {
-    if (static_cast<std::int64_t>(o[j0]) >= t) return j0;
-    std::int64_t lo = j0;  // o[lo] < t
-    std::int64_t step = 1;
-    for (;;) {
-        const std::int64_t probe = lo + step < count - 1 ? lo + step : count - 1;
-        if (static_cast<std::int64_t>(o[probe]) >= t) {
-            std::int64_t hi = probe;  // o[hi] >= t: bisect (lo, hi]
-            while (hi - lo > 1) {
-                const std::int64_t mid = lo + (hi - lo) / 2;
-                if (static_cast<std::int64_t>(o[mid]) >= t) hi = mid;
-                else lo = mid;
-            }
-            return hi;
-        }
-        lo = probe;
-        step *= 2;
-    }
-}
 
 /// The first j with o[j] >= t (t <= o[count - 1]), found by the 32 lanes of a warp together:
 /// each step probes 32 evenly spaced points and keeps the gap where the answer lies.
@@ -220,32 +246,102 @@ struct segment_heads<offset_segments<OffIt>, Items> {
     using segs_t = offset_segments<OffIt>;
     using mask_t = head_mask_t<Items>;
     static constexpr bool vector = false;
+    static constexpr bool block = true;
     static constexpr int io_bytes = 16;
+    __device__ static bool uses_block(const segs_t&) { return true; }
 
-    __device__ void fetch(const segs_t&, std::int64_t, int) {}
-    __device__ mask_t finish(const segs_t&, std::int64_t, unsigned char*, int) { return 0; }
+    /// Look-behind: as key_heads::behind, but only the last head before the tile is marked (the
+    /// only one the look-behind uses): o[index[tile] - 1], the last offset below the tile's first
+    /// element (index[tile] >= 1 for tile >= 1, as o[0] = 0).
+    template <int Steps>
+    __device__ std::uint32_t behind(const segs_t& s, std::int64_t lo, int lane,
+                                    const std::int64_t* index, std::int64_t tile) {
+        const std::int64_t h = static_cast<std::int64_t>(s.first[index[tile] - 1]);
+        const std::int64_t d = h - lo - lane;  // element lo + 32 s + lane == h
+        return d >= 0 && d % warp_threads == 0 && d / warp_threads < Steps
+                   ? 1u << static_cast<int>(d / warp_threads)
+                   : 0u;
+    }
 
-    /// Called by all 32 lanes of the warp (the search is cooperative).
-    __device__ mask_t read(const segs_t& s, std::int64_t warp_first, std::int64_t mine,
-                           std::int64_t n, int lane) {
+    /// The heads of tile `tile` ([base, base + Threads * Items)), called by every thread of the
+    /// block (it synchronizes the block twice). `index`: the tile index (validation kernel);
+    /// `slices`: warp w's flag bytes at slices + w * stride, Threads * Items bytes in all, 16-byte
+    /// aligned, which nothing else uses until this returns (the agent's io slices: a warp's own
+    /// slice only ever gets its own flags, so its next use after a __syncwarp is safe).
+    template <int Threads>
+    __device__ mask_t block_read(const segs_t& s, const std::int64_t* index, std::int64_t tile,
+                                 std::int64_t base, std::int64_t n, std::int64_t mine,
+                                 unsigned char* slices, int stride) {
+        constexpr int warp_span = warp_threads * Items;  // a warp's elements (bytes of its flags)
+        constexpr int tile_items = Threads * Items;
+        const int tid = static_cast<int>(threadIdx.x);
+        const int lane = tid % warp_threads;
+        unsigned char* own = slices + (tid / warp_threads) * stride;
+        // Both loads are issued before the block waits: all threads read the same two words.
+        const std::int64_t j0 = index[tile];
+        const std::int64_t j1 = index[tile + 1];
+        auto* z = reinterpret_cast<std::uint32_t*>(own);
+#pragma unroll
+        for (int i = lane; i < warp_span / 4; i += warp_threads) z[i] = 0;
+        __syncthreads();
+        // The offsets in the tile, `batch` loads a thread in flight; every o[j] - base lies in
+        // [0, tile_items) for validated offsets (the test keeps shared memory safe regardless).
+        // A run of equal offsets (empty segments) is marked by its first entry only: o[j - 1]
+        // comes from the lane before (lane 0 loads it), so every byte has one writer.
         const OffIt o = s.first;
-        const std::int64_t count = static_cast<std::int64_t>(s.last - s.first);
-        const std::int64_t jw = warp_lower_bound(o, count, warp_first < n ? warp_first : n, lane);
-        if (mine >= n) return ~mask_t(0);
-        // j: the first offset >= pos, for pos = mine, mine + 1, ...
-        std::int64_t j = gallop_lower_bound(o, jw, count, mine);
-        std::int64_t cur = static_cast<std::int64_t>(o[j]);
-        mask_t m = 0;
-        for (int i = 0; i < Items; ++i) {
-            const std::int64_t pos = mine + i;
-            if (pos >= n) {
-                m |= head_bit<Items>(i);
-            } else if (cur == pos) {
-                m |= head_bit<Items>(i);
-                // Past pos's run of equal offsets (empty segments): o[count - 1] = n > pos.
-                j = gallop_lower_bound(o, j + 1, count, pos + 1);
-                cur = static_cast<std::int64_t>(o[j]);
+        // Loads a thread in flight: more for long threads (a tile of one-element segments holds
+        // Items offsets a thread), 4 otherwise (ptxas sm_90: 8 took int32 128 x 16 from 56 to 70
+        // registers, int8 128 x 64 stayed at 96).
+        constexpr int batch = Items >= 32 ? 8 : 4;
+        for (std::int64_t b = j0; b < j1; b += batch * Threads) {  // uniform over the block
+            std::int64_t q[batch], r[batch];
+#pragma unroll
+            for (int u = 0; u < batch; ++u) {
+                const std::int64_t jj = b + std::int64_t{u} * Threads + tid;
+                q[u] = jj < j1 ? static_cast<std::int64_t>(o[jj]) - base : -1;
+                r[u] = lane == 0 && jj > j0 && jj < j1 ? static_cast<std::int64_t>(o[jj - 1]) - base
+                                                      : -1;
             }
+#pragma unroll
+            for (int u = 0; u < batch; ++u) {
+                const std::int64_t before = __shfl_up_sync(full_mask, q[u], 1);
+                if (lane != 0) r[u] = before;  // lane - 1 holds o[jj - 1] (jj - 1 >= j0)
+                if (static_cast<std::uint64_t>(q[u]) < static_cast<std::uint64_t>(tile_items) &&
+                    q[u] != r[u]) {
+                    const int e = static_cast<int>(q[u]);
+                    slices[(e / warp_span) * stride + e % warp_span] = 1;
+                }
+            }
+        }
+        __syncthreads();
+        // My Items bytes (0 or 1) as bits: 4 bytes b0..b3 of a word w give b0 | b1 << 1 | b2 << 2
+        // | b3 << 3 = (w * 0x10204080) >> 28 (the partial products never overlap: no carries).
+        const unsigned char* f = own + lane * Items;
+        mask_t m = 0;
+        if constexpr (Items % 16 == 0) {
+#pragma unroll
+            for (int c = 0; c < Items / 16; ++c) {
+                const uint4 v = reinterpret_cast<const uint4*>(f)[c];
+                const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+                for (int k = 0; k < 4; ++k)
+                    m |= static_cast<mask_t>((w[k] * 0x10204080u) >> 28) << (16 * c + 4 * k);
+            }
+        } else if constexpr (Items % 4 == 0) {
+#pragma unroll
+            for (int k = 0; k < Items / 4; ++k) {
+                const std::uint32_t w = reinterpret_cast<const std::uint32_t*>(f)[k];
+                m |= static_cast<mask_t>((w * 0x10204080u) >> 28) << (4 * k);
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < Items; ++i)
+                if (f[i] != 0) m |= head_bit<Items>(i);
+        }
+        if (mine + Items > n) {  // past the end: heads (the padding joins no real segment)
+#pragma unroll
+            for (int i = 0; i < Items; ++i)
+                if (mine + i >= n) m |= head_bit<Items>(i);
         }
         return m;
     }

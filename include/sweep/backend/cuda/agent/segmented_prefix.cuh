@@ -45,6 +45,9 @@ struct read_only_state : State {
 /// Decoupled look-back (lookback/lookback.cuh) with the segmented rules above.
 template <bool Ordered, unsigned BackoffNs, int Windows, class Acc, class Op, class State>
 struct segmented_lookback_prefix {
+    // The agent may find a tile's prefix in the data before it instead (its look-behind): not in
+    // the ordered mode, whose association is the look-back's.
+    static constexpr bool look_behind_ok = !Ordered;
     State state;
     Op op;
     smem_array<Acc, 1>* slot;

@@ -28,6 +28,7 @@
 #include <sweep/backend/cuda/agent/segment_heads.cuh>
 #include <sweep/backend/cuda/agent/tile_io.cuh>
 #include <sweep/backend/cuda/agent/warp_ops.cuh>
+#include <sweep/backend/cuda/tuning/segmented_tuning.cuh>  // look_behind_of
 
 namespace sweep::detail::cuda {
 
@@ -50,7 +51,22 @@ struct segmented_params {
     reg_array<Acc, 1> init;
     segmented_mode mode;
     const unsigned* invalid;  // nonzero: the offsets failed validation, write nothing (or null)
+    const std::int64_t* tile_index;  // block-derived heads (offsets): the validation kernel's
+                                     // index, tiles + 1 entries (else null)
+    std::int64_t* verdict;  // mapped host memory: block 0 copies *invalid there (or null)
 };
+
+/// Whether a form's heads can be found before a tile (segment_heads::behind), and whether a
+/// prefix service lets the agent look behind instead of back (segmented_prefix.cuh).
+template <class Heads, class Segs>
+inline constexpr bool look_behind_heads_v = requires(Heads& h, const Segs& s) {
+    h.template behind<1>(s, std::int64_t{}, 0, nullptr, std::int64_t{});
+};
+template <class Prefix>
+inline constexpr bool look_behind_prefix_v = [] {
+    if constexpr (requires { Prefix::look_behind_ok; }) return Prefix::look_behind_ok;
+    else return false;
+}();
 
 template <class Tuning, class Acc, class In, class Out, class Op, class Segs>
 struct segmented_scan_agent {
@@ -85,13 +101,36 @@ struct segmented_scan_agent {
     static constexpr int io_heads = vector_heads ? heads_t::io_bytes : 16;
     static constexpr int io_bytes = io_in > io_out ? (io_in > io_heads ? io_in : io_heads)
                                                    : (io_out > io_heads ? io_out : io_heads);
+    // Block-derived heads (offsets) set a byte per element in shared memory: in the warps' io
+    // slices when those hold a warp's items (a warp only reads its own slice's flags, before its
+    // first __syncwarp'ed use of the slice), else in an array of their own.
+    static constexpr bool block_heads = block_heads_v<heads_t>;
+    static constexpr bool per_warp_heads = requires(heads_t& hh, const Segs& sg) {
+        hh.read(sg, std::int64_t{}, std::int64_t{}, std::int64_t{}, 0);
+    };
+    static_assert(block_heads || per_warp_heads);
+    static constexpr bool flags_in_io = io_bytes >= warp_threads * items;
+    static constexpr int flag_stride = flags_in_io ? io_bytes : warp_threads * items;
+    static constexpr int flag_bytes = block_heads && !flags_in_io ? threads * items : 16;
+
+    // The look-behind (tuning/segmented_tuning.cuh): elements before the tile searched for a head.
+    static constexpr int look_behind = look_behind_of<Tuning>;
+    static_assert(look_behind % warp_threads == 0 && look_behind <= warp_threads * warp_threads &&
+                  look_behind <= tile_items / 2);
+    template <class Prefix>
+    static constexpr bool look_behind_for() {
+        return look_behind_heads_v<heads_t, Segs> && look_behind_prefix_v<Prefix>;
+    }
 
     struct shared_storage {
         alignas(16) unsigned char io[warps][io_bytes];
+        alignas(16) unsigned char flags[flag_bytes];  // unused unless block_heads && !flags_in_io
         smem_array<Acc, warps> warp_values;
         smem_array<Acc, 1> tile_prefix;
         bool warp_has_head[warps];
         bool first_is_head;  // the tile's first element starts a segment
+        smem_array<Acc, 1> behind;  // the look-behind's prefix, if behind_found
+        bool behind_found;
         std::int64_t tile;
     };
 
@@ -103,6 +142,57 @@ struct segmented_scan_agent {
     __device__ segmented_scan_agent(const params& p_, shared_storage& s)
         : p(p_), smem(s), op(p_.op), tid(threadIdx.x), lane(threadIdx.x % warp_threads),
           warp(threadIdx.x / warp_threads) {}
+
+    /// Warp 0: the look-behind of tile `tile` (> 0). Reads the look_behind elements before the
+    /// tile, striped (step st, lane l: element lo + 32 st + l), finds the last head among them and
+    /// reduces from it to base - 1, in order (the init folded in at the head), into
+    /// smem.behind; smem.behind_found says whether there was a head.
+    __device__ void look_behind_prefix(std::int64_t tile, std::int64_t base, const Acc& init,
+                                       bool fold_init) {
+        constexpr int steps = look_behind / warp_threads;
+        const std::int64_t lo = base - look_behind;  // > 0: look_behind <= tile_items / 2
+        reg_array<Acc, steps> v;
+#pragma unroll
+        for (int st = 0; st < steps; ++st)
+            v[st] = static_cast<Acc>(p.in[lo + std::int64_t{warp_threads} * st + lane]);
+        heads_t heads;
+        const std::uint32_t hb =
+            heads.template behind<steps>(p.segs, lo, lane, p.tile_index, tile);
+        int hs = -1, hl = 0;  // the last head: step hs, lane hl (uniform)
+#pragma unroll
+        for (int st = steps - 1; st >= 0; --st) {
+            const unsigned b = __ballot_sync(full_mask, (hb >> st) & 1u);
+            if (hs < 0 && b != 0) {
+                hs = st;
+                hl = warp_threads - 1 - __clz(b);
+            }
+        }
+        maybe<Acc> acc;
+#pragma unroll
+        for (int st = 0; st < steps; ++st) {
+            if (st < hs) continue;  // uniform; hs < 0 skips every step
+            // The step's valid elements (from the head on) are a suffix of the lanes; an ordered
+            // tree reduction into lane 0 (a lane combines its block with the next block).
+            bool valid = st > hs || lane >= hl;
+            reg_array<Acc, 1> x;
+            x[0] = v[st];
+            if (fold_init && st == hs && lane == hl) x[0] = static_cast<Acc>(op(init, x[0]));
+#pragma unroll
+            for (int d = 1; d < warp_threads; d *= 2) {
+                const Acc y = shfl_down(x[0], d);
+                const bool y_valid = __shfl_down_sync(full_mask, valid, d) != 0;
+                if (lane + d < warp_threads && y_valid) {
+                    x[0] = valid ? static_cast<Acc>(op(x[0], y)) : y;
+                    valid = true;
+                }
+            }
+            acc = maybe<Acc>(combine(acc, x[0], op));  // lane 0's x: the step's reduction
+        }
+        if (lane == 0) {
+            smem.behind_found = hs >= 0;
+            if (hs >= 0) smem.behind.set(0, acc.get());
+        }
+    }
 
     /// Scans tile `tile`. Prefix: a callable (tile, has_head, aggregate, need) -> maybe<Acc>
     /// (agent/segmented_prefix.cuh), called by all threads after the warp aggregates are in shared
@@ -116,7 +206,7 @@ struct segmented_scan_agent {
         const std::int64_t mine = base + std::int64_t{tid} * items;  // my first item
         unsigned char* slice = smem.io[warp];
         reg_array<Acc, items> x;
-        mask_t h;
+        mask_t h = 0;
 
         // ---- load: values and head bits, all global loads issued before the first is used -----
         const bool vec_in = vector_in && full && p.mode.in_aligned;
@@ -126,11 +216,23 @@ struct segmented_scan_agent {
             if (vec_in) fetch_striped(p.in + warp_first, lane, raw_in);
         }
         heads_t heads;
-        if (vec_heads) {
-            heads.fetch(p.segs, warp_first, lane);
-            h = heads.finish(p.segs, mine, slice, lane);
-        } else {
-            h = heads.read(p.segs, warp_first, mine, n, lane);
+        bool by_block = false;
+        if constexpr (block_heads) {
+            if (heads_t::uses_block(p.segs)) {  // uniform over the grid
+                unsigned char* slices = flags_in_io ? &smem.io[0][0] : smem.flags;
+                h = heads.template block_read<threads>(p.segs, p.tile_index, tile, base, n, mine,
+                                                       slices, flag_stride);
+                by_block = true;
+            }
+        }
+        if constexpr (per_warp_heads) {
+            if (by_block) {
+            } else if (vec_heads) {
+                heads.fetch(p.segs, warp_first, lane);
+                h = heads.finish(p.segs, mine, slice, lane);
+            } else {
+                h = heads.read(p.segs, warp_first, mine, n, lane);
+            }
         }
         bool loaded = false;
         if constexpr (vector_in) {
@@ -204,8 +306,26 @@ struct segmented_scan_agent {
         }
 
         // ---- the tile's prefix ------------------------------------------------------------------
-        const bool need = !smem.first_is_head;
-        const maybe<Acc> tile_excl = prefix(tile, warp_heads != 0, aggregate[0], need);
+        bool need = !smem.first_is_head;
+        maybe<Acc> behind;  // the prefix found by the look-behind (uniform)
+        if constexpr (look_behind > 0 && look_behind_for<Prefix>()) {
+            // A tile with a head that does not start with one: its prefix is the inclusive value of
+            // element base - 1, i.e. the reduction from the last head before the tile, which is
+            // often among the look_behind elements before it. Found there, the tile publishes P
+            // and never waits for its predecessor.
+            if (need && warp_heads != 0) {  // uniform (shared memory); tile > 0
+                if (warp == 0) look_behind_prefix(tile, base, init, fold_init);
+                __syncthreads();
+                if (smem.behind_found) {
+                    need = false;
+                    behind = maybe<Acc>(smem.behind.get(0));
+                }
+            }
+        }
+        maybe<Acc> tile_excl = prefix(tile, warp_heads != 0, aggregate[0], need);
+        if constexpr (look_behind > 0) {
+            if (behind.has) tile_excl = behind;
+        }
 
         // ---- combine: the inclusive value of the element before my first item -------------------
         // (before-me pair) = warp_excl . lane_excl under the segmented operator; if no head lies

@@ -1,6 +1,6 @@
 // sweep/backend/cuda/dispatch/segmented_scan.cuh -- GPU backend, host side of the segmented scans:
-// validates offsets, sizes the temporary storage, resets the tile states and launches. No
-// algorithm logic here.
+// validates offsets (and indexes them by tile), sizes the temporary storage, resets the tile
+// states and launches, as the scan does (dispatch/scan.cuh). No algorithm logic here.
 //
 // Offsets: a validation kernel reads them once and sets bits of a word in temporary memory; the
 // scan kernels read that word first and, if it is set, write nothing; the word then comes back
@@ -14,8 +14,10 @@
 
 #include <cuda_runtime.h>
 
+#include <sweep/backend/cuda/dispatch/scan.cuh>  // reset_tile_states_kernel, launch_after_reset
 #include <sweep/backend/cuda/kernels/segmented_scan_kernels.cuh>
 #include <sweep/backend/cuda/lookback/tile_state.cuh>
+#include <sweep/backend/cuda/compaction_precompiled.hpp>  // mapped_count_slot
 #include <sweep/backend/cuda/runtime.hpp>
 #include <sweep/backend/cuda/segmented_precompiled.hpp>  // is_offset_segments_v
 #include <sweep/backend/cuda/tuning/scan_tuning.cuh>
@@ -36,19 +38,28 @@ bool segments_are_offsets(const Segs&) {
     return is_offset_segments_v<Segs>;
 }
 
-/// Enqueues the validation of k + 1 >= 1 offsets against n (bits into *invalid).
+/// Enqueues the validation of k + 1 >= 1 offsets against n (bits into *invalid) and, if `index`
+/// is not null, the tile index of tiles of `tile_items` (tiles + 1 entries: kernels/
+/// segmented_scan_kernels.cuh).
 template <class OffIt>
 void launch_validate_offsets(const offset_segments<OffIt>& segs, std::int64_t n,
-                             unsigned* invalid, stream_t s, const char* name) {
+                             unsigned* invalid, std::int64_t* index, std::int64_t tiles,
+                             std::int64_t tile_items, stream_t s, const char* name) {
     const auto count = static_cast<std::int64_t>(segs.last - segs.first);
     constexpr int threads = 256;
-    const std::int64_t want = (count + threads - 1) / threads;
+    const std::int64_t bounds = tiles + 1;  // boundaries to search (a warp or a thread each)
+    const std::int64_t searchers =
+        index == nullptr ? 0 : (bounds <= warp_search_max ? bounds * warp_threads : bounds);
+    const std::int64_t work = count > searchers ? count : searchers;
+    const std::int64_t want = (work + threads - 1) / threads;
     const auto blocks = static_cast<unsigned>(want < 4096 ? (want > 0 ? want : 1) : 4096);
-    validate_offsets_kernel<<<blocks, threads, 0, s>>>(segs.first, count, n, invalid);
+    validate_offsets_kernel<<<blocks, threads, 0, s>>>(segs.first, count, n, invalid, index, tiles,
+                                                        tile_items);
     check_launch(name);
 }
 template <class Segs>
-void launch_validate_offsets(const Segs&, std::int64_t, unsigned*, stream_t, const char*) {}
+void launch_validate_offsets(const Segs&, std::int64_t, unsigned*, std::int64_t*, std::int64_t,
+                             std::int64_t, stream_t, const char*) {}
 
 template <class T>
 bool aligned16(T it) {
@@ -59,6 +70,13 @@ bool aligned16(T it) {
 /// Scans n >= 0 values (n == 0 only validates offsets) in segments `segs` (key_heads,
 /// flag_heads or offset_segments over device iterators; offsets with at least one entry).
 /// Enqueues on `s`; the offsets form synchronizes `s` and throws for invalid offsets.
+///
+/// Temporary storage, one allocation (std::bad_alloc before anything is enqueued):
+///   [validation word | ticket | status words]  reset by one reset_tile_states_kernel
+///   [value slots | tile index]                  written before they are read, no reset
+/// each part only when this call needs it. Order on `s`: the reset, the validation (offsets),
+/// then the scan kernel as a programmatic dependent launch (launch_after_reset: its blocks are
+/// scheduled while the kernel before it runs, and wait for it to finish before they read).
 template <class Tuning, bool Ordered, class Acc, class In, class Out, class Op, class Segs>
 void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op op,
                            const Segs& segs, const reg_array<Acc, 1>& init, bool exclusive,
@@ -72,19 +90,35 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     if (tiles > std::numeric_limits<int>::max())
         throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
     const bool lookback = tiles > single_block_max_tiles;
+    const bool indexed = agent::block_heads && offsets && n > 0;  // block heads: the tile index
 
-    // [validation word | ticket | status words | value slots], the parts this call needs.
+    auto round16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
     const std::size_t word = offsets ? segmented_slot_bytes : 0;
     const std::size_t ticket = lookback ? segmented_slot_bytes : 0;
     const std::size_t status = lookback ? state_t::status_bytes(tiles) : 0;
-    const std::size_t values = lookback ? state_t::value_bytes(tiles) : 0;
-    temp_buffer temp(alloc, word + ticket + status + values, s);  // bad_alloc before any work
+    const std::size_t reset = round16(word + ticket + status);
+    const std::size_t values = round16(lookback ? state_t::value_bytes(tiles) : 0);
+    const std::size_t index_bytes =
+        indexed ? static_cast<std::size_t>(tiles + 1) * sizeof(std::int64_t) : 0;
+    temp_buffer temp(alloc, reset + values + index_bytes, s);  // bad_alloc before any work
     auto* base = static_cast<unsigned char*>(temp.get());
-    // The one reset per call: validation word, ticket and status words (decision 0001).
-    if (word + ticket + status != 0) memset_async(base, word + ticket + status, s, name);
 
+    // The one reset per call (decision 0001): validation word, ticket and status words.
+    if (reset != 0) {
+        const std::size_t vectors = reset / 16;
+        constexpr unsigned threads = 256;
+        reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + threads - 1) / threads),
+                                     threads, 0, s>>>(reinterpret_cast<uint4*>(base), vectors);
+        check_launch(name);
+    }
     unsigned* invalid = offsets ? reinterpret_cast<unsigned*>(base) : nullptr;
-    if (offsets) launch_validate_offsets(segs, n, invalid, s, name);
+    auto* index = indexed ? reinterpret_cast<std::int64_t*>(base + reset + values) : nullptr;
+    if (offsets)
+        launch_validate_offsets(segs, n, invalid, index, tiles, agent::tile_items, s, name);
+    // The verdict comes back through this thread's mapped host word (compaction's count slot),
+    // written by the scan kernel: no copy on the stream. Without a scan kernel (n == 0) or a slot,
+    // a copy.
+    std::int64_t* const verdict = offsets && n > 0 ? mapped_count_slot() : nullptr;
 
     if (n > 0) {
         segmented_mode mode;
@@ -93,24 +127,32 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
         mode.in_aligned = aligned16(in);
         mode.out_aligned = aligned16(out);
         mode.heads_aligned = heads_aligned;
-        const typename agent::params p{in, out, n, op, segs, init, mode, invalid};
+        const typename agent::params p{in, out, n, op, segs, init, mode, invalid, index,
+                                       verdict};
         if (!lookback) {
-            segmented_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
+            if (reset != 0 || offsets) {
+                launch_after_reset(name, segmented_single_block_kernel<agent>, 1, agent::threads, 0,
+                                   s, p);
+            } else {
+                segmented_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
+                check_launch(name);
+            }
         } else {
-            const state_t state = state_t::make(base + word + ticket, base + word + ticket + status,
-                                                tiles);
+            const state_t state = state_t::make(base + word + ticket, base + reset, tiles);
             auto* t = reinterpret_cast<unsigned int*>(base + word);
-            segmented_lookback_kernel<agent, Ordered, state_t>
-                <<<static_cast<unsigned>(tiles), agent::threads, 0, s>>>(p, state, t);
+            launch_after_reset(name, segmented_lookback_kernel<agent, Ordered, state_t>,
+                               static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, t);
         }
-        check_launch(name);
     }
 
     if (offsets) {
         unsigned bad = 0;
-        check(cudaMemcpyAsync(&bad, invalid, sizeof bad, cudaMemcpyDeviceToHost, s), name,
-              "cudaMemcpyAsync");
+        if (verdict == nullptr)
+            check(cudaMemcpyAsync(&bad, invalid, sizeof bad, cudaMemcpyDeviceToHost, s), name,
+                  "cudaMemcpyAsync");
         synchronize(s, name);
+        if (verdict != nullptr)
+            bad = static_cast<unsigned>(*static_cast<volatile std::int64_t*>(verdict));
         if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
         if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");
         if (bad & offsets_last_not_n) throw_invalid_argument(name, "offsets: o[k] != n");

@@ -6,6 +6,7 @@
 
 #include <sweep/backend/cuda/agent/segmented_prefix.cuh>
 #include <sweep/backend/cuda/agent/segmented_scan_agent.cuh>
+#include <sweep/backend/cuda/kernels/scan_kernels.cuh>  // wait_for_reset
 
 namespace sweep::detail::cuda {
 
@@ -17,9 +18,23 @@ enum : unsigned {
 };
 
 /// Checks k + 1 >= 1 offsets: o[0] == 0, o[j - 1] <= o[j], o[k] == n. Reads only o[0 .. count).
+/// If `index` is not null, also writes the tile index of the offsets form's heads
+/// (agent/segment_heads.cuh): index[t] = the first j with o[j] >= min(t * tile_items, n), for
+/// t = 0 .. tiles. Boundaries are searched by a warp each (32-way search, log_33(k) dependent
+/// steps) when there are at most `warp_search_max` of them, else by a thread each (binary search):
+/// either way one wave of the grid. The searches stay in [0, count) whatever the offsets hold; an
+/// index built over invalid offsets is never used (the scan kernels check *invalid first).
+inline constexpr std::int64_t warp_search_max = 8192;
+
 template <class OffIt>
 __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_t n,
-                                        unsigned* invalid) {
+                                        unsigned* invalid, std::int64_t* index, std::int64_t tiles,
+                                        std::int64_t tile_items) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    // The scan kernel behind this one (a programmatic dependent launch) may start its blocks; they
+    // wait for this grid to finish (griddepcontrol.wait) before they read what it writes.
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
     const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
     const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     bool decreasing = false;
@@ -33,12 +48,41 @@ __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_
         if (static_cast<std::int64_t>(o[count - 1]) != n) bad |= offsets_last_not_n;
         if (bad) atomicOr(invalid, bad);
     }
+    if (index == nullptr) return;
+    auto target = [&](std::int64_t t) { return t * tile_items < n ? t * tile_items : n; };
+    if (tiles + 1 <= warp_search_max) {
+        const std::int64_t warps = stride / warp_threads;  // blockDim.x: a multiple of 32
+        const int lane = static_cast<int>(threadIdx.x % warp_threads);
+        for (std::int64_t t = first / warp_threads; t <= tiles; t += warps) {  // warp-uniform
+            std::int64_t j = warp_lower_bound(o, count, target(t), lane);
+            j = j < 0 ? 0 : (j < count ? j : count - 1);  // only invalid offsets need the clamp
+            if (lane == 0) index[t] = j;
+        }
+    } else {
+        for (std::int64_t t = first; t <= tiles; t += stride) {
+            const std::int64_t want = target(t);
+            std::int64_t lo = 0, len = count;  // the first j in [lo, lo + len) with o[j] >= want
+            while (len > 0) {
+                const std::int64_t half = len / 2;
+                if (static_cast<std::int64_t>(o[lo + half]) < want) {
+                    lo += half + 1;
+                    len -= half + 1;
+                } else {
+                    len = half;
+                }
+            }
+            index[t] = lo < count ? lo : count - 1;
+        }
+    }
 }
 
-/// Small inputs: one block scans every tile in order, carrying the prefix.
+/// Small inputs: one block scans every tile in order, carrying the prefix. Launched behind the
+/// validation of the offsets (if any) as a programmatic dependent launch.
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads)
     segmented_single_block_kernel(const typename Agent::params p) {
+    wait_for_reset();  // the validation word and the tile index are written
+    if (p.verdict != nullptr && threadIdx.x == 0) *p.verdict = *p.invalid;  // for the host
     if (p.invalid != nullptr && *p.invalid != 0) return;  // bad offsets: write nothing
     __shared__ typename Agent::shared_storage smem;
     using acc_t = typename Agent::acc_type;
@@ -51,12 +95,16 @@ __global__ void __launch_bounds__(Agent::threads)
     }
 }
 
-/// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
-/// dispatch layer zeroed the ticket and the tile states before this launch).
+/// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket). Launched
+/// as a programmatic dependent launch behind the reset of the ticket, the tile states and the
+/// validation word (reset_tile_states_kernel), or behind the validation of the offsets, which
+/// runs after that reset.
 template <class Agent, bool Ordered, class State>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     segmented_lookback_kernel(const typename Agent::params p, const State state,
                               unsigned int* ticket) {
+    wait_for_reset();
+    if (p.verdict != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *p.verdict = *p.invalid;
     // Every block returns here or none does, so no block waits on one that returned.
     if (p.invalid != nullptr && *p.invalid != 0) return;
     __shared__ typename Agent::shared_storage smem;
