@@ -3,7 +3,7 @@
 #   gpu: build everything, run every GPU test (rc and summary line each), compute-sanitizer
 #        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented,
 #        radix, numerics, the Thrust port and sweep::automatic's managed-memory threshold;
-#        RADIX_TUNE=1 adds the radix sort's shape sweep).
+#        the radix sort's session-4 rows (`r3`); RADIX_TUNE=1 adds its shape sweep).
 #   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores
 #        (bench_automatic: sweep::automatic's seq/par threshold).
 # Logs and tables go to $OUT (the perf tables as .md; everything else in one archive).
@@ -36,6 +36,11 @@ if [ "$what" = gpu ]; then
   [ -x $B/perf/gpu/sweep_perf_gpu_compaction ] && timeout 150 $B/perf/gpu/sweep_perf_gpu_compaction >"$OUT/perf_compaction.md" 2>&1
   timeout 100 $B/perf/gpu/sweep_perf_gpu_segmented 24,28 int32,int8 >"$OUT/perf_segmented.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix all 24,28 >"$OUT/perf_radix.md" 2>&1
+  # The radix sort's session-4 rows (perf/notes-gpu.md R3): default, CUB, v7 and the new
+  # variants/shapes per case, each checked against the default (uniform keys; RADIX_R3_LOW=1
+  # adds the low-entropy keys).
+  [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix r3 24,28 >"$OUT/perf_radix_r3.md" 2>&1
+  [ -n "${RADIX_R3_LOW:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix r3-low 24,28 >"$OUT/perf_radix_r3_low.md" 2>&1
   # The radix sort's kernel shapes (set RADIX_TUNE=1): sweep only, several shapes per case.
   [ -n "${RADIX_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 300 $B/perf/gpu/sweep_perf_gpu_radix tune 24,28 >"$OUT/perf_radix_tune.md" 2>&1
   # The same shapes and ranking variants over low-entropy keys (the early-count histogram's

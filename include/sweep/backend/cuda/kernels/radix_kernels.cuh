@@ -225,11 +225,28 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     K* const out = src == 0 ? p.keys[1] : p.keys[0];
 
     K k[items];
+    if constexpr (Tuning::padded_tile) {
+        // The missing elements of the last tile become keys of the largest digit, which rank
+        // after every real key (ranker::pad_key): no bound checks until the global scatter.
+        const K* const tile_in = in + base;
+        if (valid == tile_items) {
 #pragma unroll
-    for (int j = 0; j < items; ++j) {
-        const int e = ranker::element(j);
-        k[j] = K{};
-        if (e < valid) k[j] = in[base + e];
+            for (int j = 0; j < items; ++j) k[j] = tile_in[ranker::element(j)];
+        } else {
+            const K pad = ranker::template pad_key<Descending, K>();
+#pragma unroll
+            for (int j = 0; j < items; ++j) {
+                const int e = ranker::element(j);
+                k[j] = e < valid ? tile_in[e] : pad;
+            }
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < items; ++j) {
+            const int e = ranker::element(j);
+            k[j] = K{};
+            if (e < valid) k[j] = in[base + e];
+        }
     }
     unsigned rank[items];
     unsigned count[ranker::dpt];
@@ -267,9 +284,10 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         ranker::places(valid, sm.hist(), sm.start(), rank);
         __syncthreads();  // the counters are read: the keys may overlay them
     }
+    // Padded tiles: the padding's places are [valid, tile), written and never read.
 #pragma unroll
     for (int j = 0; j < items; ++j)
-        if (ranker::element(j) < valid) sm.keys()[rank[j]] = k[j];
+        if (Tuning::padded_tile || ranker::element(j) < valid) sm.keys()[rank[j]] = k[j];
     if constexpr (with_values) {
         const V* const vin = src == 0 ? p.values[0] : p.values[1];
 #pragma unroll
