@@ -204,16 +204,19 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     constexpr int radix = Tuning::radix;
     constexpr std::int64_t tile_items = Tuning::tile_items;
     constexpr bool with_values = radix_has_values_v<V>;
-    const int src = p.info[pass];
-    if (src < 0) return;  // a trivial pass: every key has the same digit
     extern __shared__ __align__(16) unsigned char radix_dynamic_smem[];
     __shared__ typename ranker::block_scan::TempStorage scan_tmp;
     __shared__ unsigned s_tile;
     const radix_smem<Tuning, K, V> sm{radix_dynamic_smem};
 
+    // The pass's source and the tile's ticket are two independent L2 round trips: both are
+    // issued before either is waited on, and the zeroing overlaps them (R3; before, the ticket
+    // waited for the test of src). A trivial pass takes tickets too: nobody reads them.
+    const int src = __ldg(p.info + pass);  // written by the bins kernel, read-only here
     if (threadIdx.x == 0) s_tile = atomicAdd(p.tickets + pass, 1u);
     ranker::zero_hist(sm.hist());
     __syncthreads();
+    if (src < 0) return;  // a trivial pass: every key has the same digit (uniform: all return)
     const std::int64_t tile = s_tile;
     const std::int64_t base = tile * tile_items;
     const int valid = p.n - base < tile_items ? static_cast<int>(p.n - base)
