@@ -78,9 +78,10 @@ void tune_r3(int lg, bool low, cudaStream_t s) {
     // Predictions per row: perf/notes-gpu.md R3.
     // shape<384, 16 or 12, 2, v7>: the session-3 default (v31 is the default since session 4).
     r3_case<std::uint32_t, std::uint32_t, false,  //
-            shape<384, 16, 2, v7>, shape<256, 16, 3, v7>, shape<384, 16, 2, v15>, shape<384, 16, 2, v23>,
-            shape<384, 16, 3, v31>, shape<256, 16, 4, v31>, shape<256, 16, 3, v31>, shape<384, 14, 3, v31>>(low ? "u32 keys (low entropy)" : "u32 keys",
-                                                             lg, low, s);
+            shape<384, 16, 2, v7>, shape<256, 16, 3, v7>, shape<384, 16, 2, v15>,
+            shape<384, 16, 2, v23>, shape<384, 16, 3, v31>, shape<256, 16, 4, v31>,
+            shape<256, 16, 3, v31>, shape<384, 14, 3, v31>, shape<384, 20, 2, v31>>(
+        low ? "u32 keys (low entropy)" : "u32 keys", lg, low, s);
     r3_case<std::uint32_t, std::uint32_t, true,  //
             shape<384, 16, 2, v7>, shape<256, 16, 3, v7>, shape<384, 16, 3, v31>,
             shape<256, 16, 4, v31>>(low ? "u32+u32 pairs (low entropy)" : "u32+u32 pairs", lg,

@@ -126,12 +126,13 @@ struct radix_ranker {
             // Per digit bit: the lanes that agree with this lane on it (ballot of the bit,
             // complemented where this lane's bit is 0), as predicate PTX: ptxas moves all the
             // digit's bits into predicates with one R2P and spends VOTE + @!P LOP3 + LOP3 per
-            // bit (perf/notes-gpu.md R3).
+            // bit (perf/notes-gpu.md R3). volatile: the result depends on the other lanes, so
+            // two calls with equal inputs in this lane must not be merged (same SASS either way).
             unsigned peers = ~0u;
 #pragma unroll
             for (int b = 0; b < Tuning::radix_bits; ++b) {
                 unsigned m;
-                asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
+                asm volatile("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
                     "and.b32 t, %1, %2;\n\t"
                     "setp.ne.u32 p, t, 0;\n\t"
                     "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
