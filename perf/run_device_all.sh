@@ -3,8 +3,8 @@
 #   gpu: build everything, run every GPU test (rc and summary line each), compute-sanitizer
 #        memcheck on the fast GPU tests, then the GPU perf tables (scan, compaction, segmented,
 #        radix, numerics, the Thrust port and sweep::automatic's managed-memory threshold;
-#        RADIX_TUNE=1 adds the radix sort's shape sweep, COMPACTION_TUNE=1 compaction's tile
-#        geometries).
+#        the radix sort's session-4 rows (`r3`); RADIX_TUNE=1 adds its shape sweep,
+#        COMPACTION_TUNE=1 compaction's tile geometries).
 #   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores
 #        (bench_automatic: sweep::automatic's seq/par threshold).
 # Logs and tables go to $OUT (the perf tables as .md; everything else in one archive).
@@ -49,6 +49,11 @@ if [ "$what" = gpu ]; then
   # The segmented scans' tile geometries (by key and offsets, long and skewed segments included).
   timeout 150 $B/perf/gpu/sweep_perf_gpu_segmented tune 28 >"$OUT/perf_segmented_tune.md" 2>&1
   [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix all 24,28 >"$OUT/perf_radix.md" 2>&1
+  # The radix sort's session-4 rows (perf/notes-gpu.md R3): default, CUB, v7 and the new
+  # variants/shapes per case, each checked against the default (uniform keys; RADIX_R3_LOW=1
+  # adds the low-entropy keys).
+  [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix r3 24,28 >"$OUT/perf_radix_r3.md" 2>&1
+  [ -n "${RADIX_R3_LOW:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 200 $B/perf/gpu/sweep_perf_gpu_radix r3-low 24,28 >"$OUT/perf_radix_r3_low.md" 2>&1
   # The radix sort's kernel shapes (set RADIX_TUNE=1): sweep only, several shapes per case.
   [ -n "${RADIX_TUNE:-}" ] && [ -x $B/perf/gpu/sweep_perf_gpu_radix ] && timeout 300 $B/perf/gpu/sweep_perf_gpu_radix tune 24,28 >"$OUT/perf_radix_tune.md" 2>&1
   # The same shapes and ranking variants over low-entropy keys (the early-count histogram's

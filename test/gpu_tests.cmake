@@ -62,6 +62,10 @@ sweep_add_gpu_test(test_gpu_radix_large gpu/radix_large.cu)
 # internal launch API: proven correct in the same device run that measures them.
 sweep_add_gpu_test(test_gpu_radix_variants_32 gpu/radix_variants_32.cu)
 sweep_add_gpu_test(test_gpu_radix_variants_other gpu/radix_variants_other.cu)
+# The session-4 variants (padded last tile, predicate ballots; perf/notes-gpu.md R3) and the
+# 3- and 4-blocks-per-SM shapes of the tune run.
+sweep_add_gpu_test(test_gpu_radix_variants_lean_32 gpu/radix_variants_lean_32.cu)
+sweep_add_gpu_test(test_gpu_radix_variants_lean_other gpu/radix_variants_lean_other.cu)
 # From a host-compiled file, radix_sort_by_key with values of a size that is not precompiled fails
 # to compile with a message that says why; the control (8-byte values) compiles.
 set(_sweep_cf_radix ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_radix_host_compiled.cpp)

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <cub/block/block_scan.cuh>
@@ -97,8 +98,16 @@ struct radix_ranker {
         return warp * warp_threads * items + j * warp_threads + lane;
     }
 
+    /// Zeroes the warps' counters with 16-byte stores, unrolled (a strided loop of 4-byte
+    /// stores took ~100 instructions per thread per tile: 6 per key at 384 x 16; R3).
     __device__ static void zero_hist(unsigned* hist) {
-        for (int i = threadIdx.x; i < Tuning::warps * radix; i += threads) hist[i] = 0;
+        constexpr int vecs = Tuning::warps * radix / 4;  // radix >= 32: whole uint4s
+        uint4* const h = reinterpret_cast<uint4*>(hist);   // the counters start 16-byte aligned
+#pragma unroll
+        for (int r = 0; r < (vecs + threads - 1) / threads; ++r) {
+            const int i = static_cast<int>(threadIdx.x) + r * threads;
+            if (vecs % threads == 0 || i < vecs) h[i] = make_uint4(0u, 0u, 0u, 0u);
+        }
     }
 
     /// The digit of a key in this pass (recomputed where needed rather than kept in registers:
@@ -109,12 +118,42 @@ struct radix_ranker {
     }
 
     /// The lanes of the warp whose digit equals this lane's d (ok lanes, d < radix) or which
-    /// are not ok too. All 32 lanes call it.
+    /// are not ok too. All 32 lanes call it. Bounded false: every lane is ok (padded tiles), no
+    /// ballot for ok.
+    template <bool Bounded = true>
     __device__ static unsigned match_peers(int d, bool ok) {
-        if constexpr (Tuning::ballot_match) {
+        if constexpr (Tuning::pred_ballot) {
+            // Per digit bit: the lanes that agree with this lane on it (ballot of the bit,
+            // complemented where this lane's bit is 0), as predicate PTX: ptxas moves all the
+            // digit's bits into predicates with one R2P and spends VOTE + @!P LOP3 + LOP3 per
+            // bit (perf/notes-gpu.md R3). volatile: the result depends on the other lanes, so
+            // two calls with equal inputs in this lane must not be merged (same SASS either way).
+            unsigned peers = ~0u;
+#pragma unroll
+            for (int b = 0; b < Tuning::radix_bits; ++b) {
+                unsigned m;
+                asm volatile("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
+                    "and.b32 t, %1, %2;\n\t"
+                    "setp.ne.u32 p, t, 0;\n\t"
+                    "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+                    "@!p not.b32 %0, %0;\n\t}"
+                    : "=r"(m)
+                    : "r"(static_cast<unsigned>(d)), "r"(1u << b));
+                peers &= m;
+            }
+            if constexpr (Bounded) {
+                // Invalid lanes (d forced to one value by the caller) must not join valid ones.
+                unsigned v = __ballot_sync(full_mask, ok);
+                peers &= ok ? v : ~v;
+            }
+            return peers;
+        } else if constexpr (Tuning::ballot_match) {
             // One ballot per digit bit, plus one for ok (invalid lanes must not join digit 0).
-            unsigned peers = __ballot_sync(full_mask, ok);
-            if (!ok) peers = ~peers;
+            unsigned peers = ~0u;
+            if constexpr (Bounded) {
+                peers = __ballot_sync(full_mask, ok);
+                if (!ok) peers = ~peers;
+            }
 #pragma unroll
             for (int b = 0; b < Tuning::radix_bits; ++b) {
                 const bool bit = ((d >> b) & 1) != 0;
@@ -127,6 +166,25 @@ struct radix_ranker {
         }
     }
 
+    /// Padded tiles (radix_padded_tile): the key that stands in for the missing elements of the
+    /// last tile. Its ordered bits (after the descending complement) are all ones, so its digit
+    /// is the largest any key can have in every pass (radix - 1, or all ones of a narrower top
+    /// digit) and, coming after every real key in tile order, it ranks after all of them: places
+    /// [valid, tile) hold the padding, [0, valid) the real keys.
+    template <bool Descending, class K>
+    __host__ __device__ static K pad_key() {
+        using U = ordered_bits_t<K>;
+        constexpr U sign = U(U(1) << (8 * sizeof(K) - 1));
+        const U want = Descending ? U(0) : U(~U(0));  // to_ordered(pad)
+        U bits;
+        if constexpr (std::is_floating_point_v<K>) bits = (want & sign) ? U(want ^ sign) : U(~want);
+        else if constexpr (std::is_signed_v<K>) bits = U(want ^ sign);
+        else bits = want;
+        K k;
+        memcpy(&k, &bits, sizeof(K));
+        return k;
+    }
+
     /// Early counts, step 1 (hist zeroed and visible): each warp counts its keys' digits into
     /// its own counters. Items at element >= valid take no part.
     template <bool Descending, class K>
@@ -135,7 +193,8 @@ struct radix_ranker {
         unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
 #pragma unroll
         for (int j = 0; j < items; ++j)
-            if (element(j) < valid) atomicAdd(wh + digit_of<Descending>(keys[j], shift), 1u);
+            if (Tuning::padded_tile || element(j) < valid)
+                atomicAdd(wh + digit_of<Descending>(keys[j], shift), 1u);
     }
 
     /// Early counts, after digit_counts and digit_starts: adds each digit's start in the tile to
@@ -163,9 +222,10 @@ struct radix_ranker {
         const unsigned lower = (1u << lane) - 1u;
 #pragma unroll
         for (int j = 0; j < items; ++j) {
-            const bool ok = element(j) < valid;
+            // Padded tiles: every item is a key (the padding ranks last), no bound check.
+            const bool ok = Tuning::padded_tile || element(j) < valid;
             const int d = ok ? digit_of<Descending>(keys[j], shift) : 0;
-            const unsigned peers = match_peers(d, ok);
+            const unsigned peers = match_peers<!Tuning::padded_tile>(d, ok);
             const int leader = 31 - __clz(peers);
             unsigned before = 0;
             if (ok && lane == leader) before = atomicAdd(wh + d, static_cast<unsigned>(__popc(peers)));

@@ -204,16 +204,19 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     constexpr int radix = Tuning::radix;
     constexpr std::int64_t tile_items = Tuning::tile_items;
     constexpr bool with_values = radix_has_values_v<V>;
-    const int src = p.info[pass];
-    if (src < 0) return;  // a trivial pass: every key has the same digit
     extern __shared__ __align__(16) unsigned char radix_dynamic_smem[];
     __shared__ typename ranker::block_scan::TempStorage scan_tmp;
     __shared__ unsigned s_tile;
     const radix_smem<Tuning, K, V> sm{radix_dynamic_smem};
 
+    // The pass's source and the tile's ticket are two independent L2 round trips: both are
+    // issued before either is waited on, and the zeroing overlaps them (R3; before, the ticket
+    // waited for the test of src). A trivial pass takes tickets too: nobody reads them.
+    const int src = __ldg(p.info + pass);  // written by the bins kernel, read-only here
     if (threadIdx.x == 0) s_tile = atomicAdd(p.tickets + pass, 1u);
     ranker::zero_hist(sm.hist());
     __syncthreads();
+    if (src < 0) return;  // a trivial pass: every key has the same digit (uniform: all return)
     const std::int64_t tile = s_tile;
     const std::int64_t base = tile * tile_items;
     const int valid = p.n - base < tile_items ? static_cast<int>(p.n - base)
@@ -225,11 +228,28 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     K* const out = src == 0 ? p.keys[1] : p.keys[0];
 
     K k[items];
+    if constexpr (Tuning::padded_tile) {
+        // The missing elements of the last tile become keys of the largest digit, which rank
+        // after every real key (ranker::pad_key): no bound checks until the global scatter.
+        const K* const tile_in = in + base;
+        if (valid == tile_items) {
 #pragma unroll
-    for (int j = 0; j < items; ++j) {
-        const int e = ranker::element(j);
-        k[j] = K{};
-        if (e < valid) k[j] = in[base + e];
+            for (int j = 0; j < items; ++j) k[j] = tile_in[ranker::element(j)];
+        } else {
+            const K pad = ranker::template pad_key<Descending, K>();
+#pragma unroll
+            for (int j = 0; j < items; ++j) {
+                const int e = ranker::element(j);
+                k[j] = e < valid ? tile_in[e] : pad;
+            }
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < items; ++j) {
+            const int e = ranker::element(j);
+            k[j] = K{};
+            if (e < valid) k[j] = in[base + e];
+        }
     }
     unsigned rank[items];
     unsigned count[ranker::dpt];
@@ -267,9 +287,10 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         ranker::places(valid, sm.hist(), sm.start(), rank);
         __syncthreads();  // the counters are read: the keys may overlay them
     }
+    // Padded tiles: the padding's places are [valid, tile), written and never read.
 #pragma unroll
     for (int j = 0; j < items; ++j)
-        if (ranker::element(j) < valid) sm.keys()[rank[j]] = k[j];
+        if (Tuning::padded_tile || ranker::element(j) < valid) sm.keys()[rank[j]] = k[j];
     if constexpr (with_values) {
         const V* const vin = src == 0 ? p.values[0] : p.values[1];
 #pragma unroll

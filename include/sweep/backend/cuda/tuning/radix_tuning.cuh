@@ -21,10 +21,23 @@ namespace sweep::detail::cuda {
 ///                           shared atomic per peer group) gives the final place in the tile;
 ///   radix_unrolled_scatter  full tiles: the global scatter as an unrolled loop of Items
 ///                           (independent shared loads and stores), no bound checks.
+/// Session 4 (perf/notes-gpu.md R3: the SASS of the pass next to CUB's), with early counts only:
+///   radix_padded_tile       the last tile is padded with keys whose digit is the largest in
+///                           every pass (CUB's trick): they rank after every real key, so the
+///                           histogram, the ranking and the scatter into shared memory need no
+///                           per-item bound check (no predicate per item, no extra ballot);
+///   radix_pred_ballot       the ballot match written as predicate PTX (setp; vote.ballot;
+///                           @!p not), which ptxas turns into one R2P for all digit bits and
+///                           three instructions per bit, instead of the shift/test/select chain
+///                           __ballot_sync(bit) and `bit ? m : ~m` compile to (~6 per bit).
 inline constexpr int radix_ballot_match = 1;
 inline constexpr int radix_early_counts = 2;
 inline constexpr int radix_unrolled_scatter = 4;
-inline constexpr int radix_all_variants = 7;
+inline constexpr int radix_all_variants = 7;  // the session-3 set (v7)
+inline constexpr int radix_padded_tile = 8;
+inline constexpr int radix_pred_ballot = 16;
+/// Every flag: v7 + padded tile + predicate ballots.
+inline constexpr int radix_lean_variants = 31;
 
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
@@ -43,23 +56,30 @@ struct radix_tuning {
     static constexpr int min_blocks = MinBlocks;
     static constexpr int hist_threads = HistThreads;
     static constexpr int hist_items = HistItems;
-    static_assert((Variant & ~radix_all_variants) == 0, "unknown radix variant flag");
+    static_assert((Variant & ~radix_lean_variants) == 0, "unknown radix variant flag");
+    static_assert((Variant & radix_padded_tile) == 0 || (Variant & radix_early_counts) != 0,
+                  "radix_padded_tile is implemented on the early-counts path only");
     static constexpr int variant = Variant;
-    static constexpr bool ballot_match = (Variant & radix_ballot_match) != 0;
+    static constexpr bool pred_ballot = (Variant & radix_pred_ballot) != 0;
+    static constexpr bool ballot_match = pred_ballot || (Variant & radix_ballot_match) != 0;
     static constexpr bool early_counts = (Variant & radix_early_counts) != 0;
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
+    static constexpr bool padded_tile = (Variant & radix_padded_tile) != 0;
 };
 
-/// The ranking variant of the defaults for keys with values of up to 16 bytes: 7 (ballot match,
-/// counts published before the ranking, unrolled scatter). On the H200 at 2^28 it ran 1.21x the
-/// v0 path for u32 keys and 1.15x for u32 pairs (perf/results/gpu-session3-radix-tune-2026-11-21.md),
-/// and test_gpu_radix_variants_{32,other} passed with it at 384 x 16 and 384 x 12 for all key
-/// families. Larger values keep v0 (not yet measured with v7). Unless the whole build
-/// says otherwise (-DSWEEP_RADIX_DEFAULT_VARIANT=7 in both CMAKE_CUDA_FLAGS and CMAKE_CXX_FLAGS,
-/// so that the precompiled sorts agree): a switch for a device run of the full radix test suite
-/// on a variant before it becomes the default.
+/// The ranking variant of the defaults for keys with values of up to 16 bytes: 31 (session 4:
+/// v7 + padded last tile + predicate ballots). By the SASS (perf/notes-gpu.md R3) it issues ~80
+/// instructions per key of u32 keys against v7's ~134 (CUB's pass: ~87) at the same shape and
+/// the same 80 registers without spills; not yet measured on the device when it became the
+/// default. v7 (ballot match, counts published before the ranking, unrolled scatter) was the
+/// default of session 3: 1.21x the v0 path for u32 keys and 1.15x for u32 pairs on the H200 at
+/// 2^28 (perf/results/gpu-session3-radix-tune-2026-11-21.md); it stays reachable as
+/// radix_all_variants (the bench's r3 rows time both) and as the whole build's default with
+/// -DSWEEP_RADIX_DEFAULT_VARIANT=7 in both CMAKE_CUDA_FLAGS and CMAKE_CXX_FLAGS (so that the
+/// precompiled sorts agree): the switch for a device run of the full radix test suite on a
+/// variant. Larger values keep v0 (not yet measured with v7 or v31).
 #ifndef SWEEP_RADIX_DEFAULT_VARIANT
-#define SWEEP_RADIX_DEFAULT_VARIANT 7
+#define SWEEP_RADIX_DEFAULT_VARIANT 31
 #endif
 inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
 
