@@ -15,10 +15,10 @@
 # (the GPU suite runs under compute-sanitizer on the GPU machine: perf/gpu/run_reliability.sh).
 # Environment: SAN_TESTS='regex|of|tests' builds and runs only those; SWEEP_JOBS the build's and
 # ctest's -j (default: all cores; SWEEP_JOBS=1 on a shared machine); SWEEP_FUZZ_CASES and
-# SWEEP_TEST_MAX_N pass through to the tests.
+# SWEEP_TEST_MAX_N pass through to the tests; SAN_OPT the optimization flags (below).
 set -euo pipefail
 kind=${1:?usage: scripts/sanitize.sh asan|ubsan|tsan|short [BUILD_DIR]}
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root=${SWEEP_SRC:-"$(cd "$(dirname "$0")/.." && pwd)"}  # SWEEP_SRC: the source tree, for a copy of this script run elsewhere
 build=${2:-$root/build-san-$kind}
 tbb_args=()
 case $kind in
@@ -46,10 +46,11 @@ if [ "$kind" = short ]; then
 fi
 tests=${SAN_TESTS:-$tests}
 jobs=${SWEEP_JOBS:-$(nproc 2>/dev/null || echo 2)}
-# RelWithDebInfo: optimized as users build it (the sanitizers see what -O2 code does), with line
-# numbers in the reports.
+# RelWithDebInfo (-O2 -g): optimized as users build it, with line numbers in the reports.
+# SAN_OPT replaces "-O2 -g": "-O1 -g1" compiles faster (used for the runs of docs/reliability.md on a loaded 2-core machine).
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWEEP_ENABLE_CUDA=OFF \
       -DSWEEP_BUILD_PERF=OFF -DSWEEP_BUILD_EXAMPLES=OFF \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${SAN_OPT:--O2 -g} -DNDEBUG" \
       -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" "${tbb_args[@]}" >/dev/null
 # With a test list (tsan, short, SAN_TESTS) only those tests are built (their names are their
 # targets).
