@@ -9,3 +9,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 scripts/configure.sh build
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+# The short sanitizer pass (ASan + UBSan over test_errors and test_par_concurrency: docs/
+# reliability.md). Off by default: CI's 2 cores spend ~23 of their 30 minutes above, and the
+# sanitized build of those two tests would take most of the rest.
+if [ "${SWEEP_CI_SANITIZE:-0}" = 1 ]; then
+  SWEEP_JOBS=$jobs scripts/sanitize.sh short build-san-short
+fi

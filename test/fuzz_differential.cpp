@@ -7,6 +7,9 @@
 //   SWEEP_FUZZ_MAX_N   largest size (default 600000)
 //   SWEEP_TEST_SEED    the run's seed (default: fresh, printed)
 //   SWEEP_FUZZ_REPLAY  a case seed from a failure report: run that one case only
+//   SWEEP_FUZZ_SECONDS stop drawing cases after this many seconds (default: no limit; the
+//                      summary line then says so)
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -47,7 +50,14 @@ TEST_CASE("differential fuzzing: par against seq", "[fuzz]") {
                 seeds.size(), static_cast<unsigned long long>(sweep_test::seed()),
                 static_cast<long long>(max_n));
     std::int64_t failures = 0, elements = 0;
+    const std::int64_t seconds = env_int("SWEEP_FUZZ_SECONDS", 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t done = 0;
     for (std::size_t i = 0; i < seeds.size(); ++i) {
+        if (seconds > 0 &&
+            std::chrono::steady_clock::now() - t0 >= std::chrono::seconds(seconds))
+            break;
+        ++done;
         const auto c = sweep_fuzz::draw_case(seeds[i], host_tiles, max_n);
         elements += c.n;
         std::string bad;
@@ -68,8 +78,9 @@ TEST_CASE("differential fuzzing: par against seq", "[fuzz]") {
         INFO(pol_name << ": " << sweep_fuzz::describe(c) << ": " << bad);
         CHECK(bad.empty());
     }
-    std::printf("differential fuzzing (host): %zu cases, %lld elements, %lld failures\n",
-                seeds.size(), static_cast<long long>(elements), static_cast<long long>(failures));
+    std::printf("differential fuzzing (host): %zu cases, %lld elements, %lld failures%s\n", done,
+                static_cast<long long>(elements), static_cast<long long>(failures),
+                done < seeds.size() ? " (stopped by SWEEP_FUZZ_SECONDS before all cases ran)" : "");
     std::fflush(stdout);
 }
 
