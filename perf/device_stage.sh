@@ -21,9 +21,12 @@ log() { echo "$@" | tee -a "$OUT/summary.md"; }
 for stage in "$@"; do
   case $stage in
     build|build:*)
-      [ -f $B/CMakeCache.txt ] || cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 ${STAGE_CMAKE_ARGS:-} >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
+      dev=""
+      [ "$stage" != build ] && dev=${stage#build:} && dev=${dev//,/;}
+      cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "-DSWEEP_DEV_TARGETS=$dev" ${STAGE_CMAKE_ARGS:-} >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
       targets=""
-      [ "$stage" != build ] && targets="--target ${stage#build:}" && targets=${targets//,/ }
+      # One umbrella target (CMakeLists.txt: sweep_dev), so that all of them compile in parallel.
+      [ -n "$dev" ] && targets="--target sweep_dev"
       ( time cmake --build $B -j16 $targets -- -k ) >"$OUT/build.log" 2>&1
       grep -E "error" -A3 "$OUT/build.log" | head -40
       log "build ($stage): $(grep real "$OUT/build.log")" ;;
