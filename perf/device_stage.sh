@@ -5,6 +5,7 @@
 #   build:T1,T2      build only these targets
 #   tests            every GPU test executable, rc and summary each
 #   tests:REGEX      the GPU tests whose name matches REGEX
+#   ptests:REGEX     the same, run concurrently (correctness only)
 #   memcheck:T1,T2   compute-sanitizer memcheck on these tests (SWEEP_TEST_MAX_N=${SAN_MAX_N:-70000})
 #   racecheck:T1,T2  the same with racecheck
 #   ctest:REGEX      ctest over everything except REGEX (e.g. the GPU tests, run by `tests`)
@@ -37,6 +38,16 @@ for stage in "$@"; do
         timeout 300 "$t" >"$OUT/$n.log" 2>&1; rc=$?
         log "$n: rc=$rc $(grep -E 'passed|failed|skipped' "$OUT/$n.log" | tail -1)"
       done ;;
+    ptests:*)
+      # The same, all at once (independent processes sharing the GPU: for correctness only,
+      # never for timing).
+      re=${stage#ptests:}
+      for t in $B/test/test_gpu_*; do
+        n=$(basename "$t"); echo "$n" | grep -Eq "$re" || continue
+        ( timeout ${PTEST_TIMEOUT:-240} "$t" >"$OUT/$n.log" 2>&1; rc=$?
+          log "$n: rc=$rc $(grep -E 'passed|failed|skipped' "$OUT/$n.log" | tail -1)" ) &
+      done
+      wait ;;
     memcheck:*|racecheck:*)
       tool=${stage%%:*}
       for t in $(echo ${stage#*:} | tr , ' '); do
