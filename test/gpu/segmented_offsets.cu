@@ -1,12 +1,15 @@
 // test/gpu/segmented_offsets.cu -- the offsets form's block-derived heads on sweep::gpu against
 // sweep::seq, where they can go wrong: the validation kernel's tile index (index[t] = the first
-// offset >= t * tile, by a warp per boundary up to 8192 boundaries, by a thread each beyond) and
-// the marking of a tile's offsets in shared memory (agent/segment_heads.cuh, block_read).
+// offset >= t * tile, searched by a group of 32 lanes per boundary up to 8192 boundaries, of
+// fewer lanes beyond) and the marking of a tile's offsets in shared memory
+// (agent/segment_heads.cuh, block_read).
+// (The group sizes of the index search below 16 lanes need more tiles than the default
+// geometries give cheaply: test/gpu/segmented_variants.cu covers them with 64-element tiles.)
 //
 // Offsets: every element its own segment, one segment over every tile, segments straddling
 // tiles (first and last too), boundaries on and around tile, warp and thread edges, runs of empty
 // segments on those edges and at both ends, far more empty segments than elements (k >> n),
-// and offsets given as a Thrust transform iterator. Value types with 32, 16, 8, 4 and 2 items a
+// and offsets given as a Thrust transform iterator. Value types with 64, 16, 8, 4 and 2 items a
 // thread (each path of the flag-byte read), a non-commutative operator, in place, int32 and
 // int64 offsets, sizes around the tile, the single-block limit, and both sides of the 8192
 // boundaries where the index search changes. Seeds: printed by the test main; cases by salt.
@@ -182,7 +185,7 @@ struct times37 {
 
 }  // namespace
 
-TEST_CASE("gpu segmented scans, offsets: 32 items a thread (uint8)", "[gpu][segmented_scan]") {
+TEST_CASE("gpu segmented scans, offsets: 64 items a thread (uint8)", "[gpu][segmented_scan]") {
     check_type<std::uint8_t>("uint8", sweep::plus<>{}, 40000);
 }
 
@@ -209,7 +212,8 @@ TEST_CASE("gpu segmented scans, offsets: both index searches (8192 boundaries an
     using tn = sweep::detail::cuda::default_segmented_tuning<std::int32_t>;
     const std::int64_t tile = tn::tile_items;
     std::uint64_t salt = 45000;
-    // tiles + 1 boundaries: 8192 (a warp each), 8193 and 8194 (a thread each).
+    // tiles + 1 boundaries: 8192 (a warp each), 8193 and 8194 (16 lanes each: 2^24 int32 values
+    // fall here). Every group size: test/gpu/segmented_variants.cu.
     for (const std::int64_t n : {8191 * tile, 8191 * tile + 1, 8192 * tile + 5}) {
         for (const off_case c : {off_case::straddling, off_case::empty_edges,
                                  off_case::mostly_empty}) {

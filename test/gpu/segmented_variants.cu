@@ -136,3 +136,28 @@ TEST_CASE("gpu segmented variants: look-behind, affine maps (non-commutative)",
     check_sizes<cu::segmented_look_behind_tuning<128, 8, 256>, affine>(
         "affine, 128 x 8, look-behind 256", affine_then{}, 53000);
 }
+
+TEST_CASE("gpu segmented variants: the tile index searched by groups of 32 down to 1 lane",
+          "[gpu][segmented_scan][variants]") {
+    // Tiles of 64 elements (32 threads x 2 items, which also reads the flag bytes one by one), so
+    // that a few million elements give every group size of the index search
+    // (kernels/segmented_scan_kernels.cuh, index_search_group): boundaries <= 8192 -> 32 lanes,
+    // 16384 -> 16, 32768 -> 8, 65536 -> 4, 131072 -> 2, more -> 1.
+    using tn = sweep::detail::cuda::scan_tuning<32, 2, 1>;
+    std::uint64_t salt = 54000;
+    for (const std::int64_t tiles : {std::int64_t{8191}, std::int64_t{8192}, std::int64_t{12000},
+                                     std::int64_t{30000}, std::int64_t{60000},
+                                     std::int64_t{120000}, std::int64_t{200000}}) {
+        const std::int64_t n = tiles * tn::tile_items - 5;
+        const int group = cu::index_search_group(tiles + 1);
+        for (const seg_dist dist : {seg_dist::mean100, seg_dist::skewed}) {
+            auto g = sweep_test::rng(salt++);
+            const auto h = make_heads(n, dist, tn::tile_items, tn::items, g);
+            const auto x = random_values<std::int32_t>(static_cast<std::size_t>(n), g);
+            check_variant<tn>(x, h, g, sweep::plus<>{}, std::int32_t{3},
+                              std::string("index search by ") + std::to_string(group) +
+                                  " lanes, " + dist_name(dist));
+        }
+    }
+}
+

@@ -216,29 +216,40 @@ struct segment_heads<flag_heads<FlagIt>, Items> {
 
 // ---- offsets -------------------------------------------------------------------------------
 
-/// The first j with o[j] >= t (t <= o[count - 1]), found by the 32 lanes of a warp together:
-/// each step probes 32 evenly spaced points and keeps the gap where the answer lies.
-template <class OffIt>
-__device__ std::int64_t warp_lower_bound(OffIt o, std::int64_t count, std::int64_t t, int lane) {
+/// The first j with o[j] >= t (count >= 1; for nondecreasing offsets with o[count - 1] >= t), found
+/// by a group of G lanes together (G a power of 2 up to 32; the groups are aligned lane ranges,
+/// all G lanes call with the same t): each step probes G evenly spaced points of the remaining
+/// range and keeps the gap where the answer lies, so about log_(G+1)(count) dependent loads (G = 1:
+/// binary search). Every read lies in [0, count) and the result too, whatever the offsets hold.
+template <int G, class OffIt>
+__device__ std::int64_t group_lower_bound(OffIt o, std::int64_t count, std::int64_t t, int lane) {
+    static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0);
+    const int r = lane % G;          // my rank in the group
+    const int first_lane = lane - r;
+    unsigned mask = full_mask;
+    if constexpr (G < 32) mask = ((1u << G) - 1u) << first_lane;
     std::int64_t lo = 0, hi = count - 1;  // the answer lies in [lo, hi]; o[hi] >= t
-    while (hi - lo > warp_threads) {
-        // Probes strictly increase with the lane (hi - lo >= 33) and lie in [lo, hi).
-        auto probe = [&](int l) { return lo + (hi - lo) * (l + 1) / (warp_threads + 1); };
-        const std::int64_t p = probe(lane);
-        const unsigned ge = __ballot_sync(full_mask, static_cast<std::int64_t>(o[p]) >= t);
+    while (hi - lo >= G) {
+        // Probes strictly increase with the rank (hi - lo >= G) and lie in [lo, hi).
+        auto probe = [&](int l) { return lo + (hi - lo) * (l + 1) / (G + 1); };
+        const unsigned ge =
+            (__ballot_sync(mask, static_cast<std::int64_t>(o[probe(r)]) >= t) & mask) >>
+            first_lane;
         if (ge == 0) {
-            lo = probe(warp_threads - 1) + 1;
+            lo = probe(G - 1) + 1;
         } else {
-            const int first = __ffs(ge) - 1;
-            const std::int64_t new_lo = first == 0 ? lo : probe(first - 1) + 1;
-            hi = probe(first);
+            const int f = __ffs(ge) - 1;
+            const std::int64_t new_lo = f == 0 ? lo : probe(f - 1) + 1;
+            hi = probe(f);
             lo = new_lo;
         }
     }
-    const std::int64_t q = lo + lane;
+    // hi - lo < G: the group's ranks cover [lo, hi].
+    const std::int64_t q = lo + r;
     const unsigned ge =
-        __ballot_sync(full_mask, q <= hi && static_cast<std::int64_t>(o[q]) >= t);
-    return lo + (__ffs(ge) - 1);  // ge != 0: lane hi - lo holds
+        (__ballot_sync(mask, q <= hi && static_cast<std::int64_t>(o[q]) >= t) & mask) >>
+        first_lane;
+    return ge != 0 ? lo + (__ffs(ge) - 1) : hi;  // ge == 0 only for invalid offsets
 }
 
 template <class OffIt, int Items>

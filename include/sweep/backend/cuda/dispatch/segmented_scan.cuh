@@ -47,14 +47,23 @@ void launch_validate_offsets(const offset_segments<OffIt>& segs, std::int64_t n,
                              std::int64_t tile_items, stream_t s, const char* name) {
     const auto count = static_cast<std::int64_t>(segs.last - segs.first);
     constexpr int threads = 256;
-    const std::int64_t bounds = tiles + 1;  // boundaries to search (a warp or a thread each)
-    const std::int64_t searchers =
-        index == nullptr ? 0 : (bounds <= warp_search_max ? bounds * warp_threads : bounds);
+    const std::int64_t bounds = tiles + 1;  // boundaries to search, a group of lanes each
+    const int group = index == nullptr ? 1 : index_search_group(bounds);
+    const std::int64_t searchers = index == nullptr ? 0 : bounds * group;
     const std::int64_t work = count > searchers ? count : searchers;
     const std::int64_t want = (work + threads - 1) / threads;
     const auto blocks = static_cast<unsigned>(want < 4096 ? (want > 0 ? want : 1) : 4096);
-    validate_offsets_kernel<<<blocks, threads, 0, s>>>(segs.first, count, n, invalid, index, tiles,
-                                                        tile_items);
+    auto launch = [&](auto kernel) {
+        kernel<<<blocks, threads, 0, s>>>(segs.first, count, n, invalid, index, tiles, tile_items);
+    };
+    switch (group) {
+        case 32: launch(validate_offsets_kernel<32, OffIt>); break;
+        case 16: launch(validate_offsets_kernel<16, OffIt>); break;
+        case 8: launch(validate_offsets_kernel<8, OffIt>); break;
+        case 4: launch(validate_offsets_kernel<4, OffIt>); break;
+        case 2: launch(validate_offsets_kernel<2, OffIt>); break;
+        default: launch(validate_offsets_kernel<1, OffIt>); break;
+    }
     check_launch(name);
 }
 template <class Segs>

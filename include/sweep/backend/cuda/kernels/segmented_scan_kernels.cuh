@@ -17,16 +17,27 @@ enum : unsigned {
     offsets_last_not_n = 4,
 };
 
+/// Threads that search the tile index's boundaries (below) in one wave of the device (132 SMs x
+/// 2048 threads on the H200): groups * Group at most this many.
+inline constexpr std::int64_t index_search_threads = std::int64_t{1} << 18;
+
+/// The widest group (32, 16, ..., 1 lanes) for `bounds` boundaries searched in one wave: 2^24
+/// int32 values (8193 boundaries) get 16 lanes, 2^28 int8 (32769) 4, 2^28 int32 (131073) 1.
+inline int index_search_group(std::int64_t bounds) {
+    int g = 32;
+    while (g > 1 && bounds * g > index_search_threads) g /= 2;
+    return g;
+}
+
 /// Checks k + 1 >= 1 offsets: o[0] == 0, o[j - 1] <= o[j], o[k] == n. Reads only o[0 .. count).
 /// If `index` is not null, also writes the tile index of the offsets form's heads
 /// (agent/segment_heads.cuh): index[t] = the first j with o[j] >= min(t * tile_items, n), for
-/// t = 0 .. tiles. Boundaries are searched by a warp each (32-way search, log_33(k) dependent
-/// steps) when there are at most `warp_search_max` of them, else by a thread each (binary search):
-/// either way one wave of the grid. The searches stay in [0, count) whatever the offsets hold; an
-/// index built over invalid offsets is never used (the scan kernels check *invalid first).
-inline constexpr std::int64_t warp_search_max = 8192;
-
-template <class OffIt>
+/// t = 0 .. tiles, each boundary searched by a group of `Group` lanes (group_lower_bound:
+/// log_(Group+1)(k) dependent loads; the dispatch picks the widest group for which every
+/// boundary's group fits in one wave of the device). The searches stay in [0, count) whatever
+/// the offsets hold; an index built over invalid offsets is never used (the scan kernels check
+/// *invalid first).
+template <int Group, class OffIt>
 __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_t n,
                                         unsigned* invalid, std::int64_t* index, std::int64_t tiles,
                                         std::int64_t tile_items) {
@@ -49,30 +60,12 @@ __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_
         if (bad) atomicOr(invalid, bad);
     }
     if (index == nullptr) return;
-    auto target = [&](std::int64_t t) { return t * tile_items < n ? t * tile_items : n; };
-    if (tiles + 1 <= warp_search_max) {
-        const std::int64_t warps = stride / warp_threads;  // blockDim.x: a multiple of 32
-        const int lane = static_cast<int>(threadIdx.x % warp_threads);
-        for (std::int64_t t = first / warp_threads; t <= tiles; t += warps) {  // warp-uniform
-            std::int64_t j = warp_lower_bound(o, count, target(t), lane);
-            j = j < 0 ? 0 : (j < count ? j : count - 1);  // only invalid offsets need the clamp
-            if (lane == 0) index[t] = j;
-        }
-    } else {
-        for (std::int64_t t = first; t <= tiles; t += stride) {
-            const std::int64_t want = target(t);
-            std::int64_t lo = 0, len = count;  // the first j in [lo, lo + len) with o[j] >= want
-            while (len > 0) {
-                const std::int64_t half = len / 2;
-                if (static_cast<std::int64_t>(o[lo + half]) < want) {
-                    lo += half + 1;
-                    len -= half + 1;
-                } else {
-                    len = half;
-                }
-            }
-            index[t] = lo < count ? lo : count - 1;
-        }
+    const std::int64_t groups = stride / Group;  // blockDim.x: a multiple of 32
+    const int lane = static_cast<int>(threadIdx.x % warp_threads);
+    for (std::int64_t t = first / Group; t <= tiles; t += groups) {  // uniform over a group
+        const std::int64_t target = t * tile_items < n ? t * tile_items : n;
+        const std::int64_t j = group_lower_bound<Group>(o, count, target, lane);
+        if (lane % Group == 0) index[t] = j;
     }
 }
 
