@@ -156,6 +156,8 @@ struct compaction_bulk_agent {
 #pragma unroll 1
         for (int r = 0; r < rounds; ++r) {
             const int round_first = warp * warp_items + r * round_items;  // tile index
+            if (round_first >= len) break;  // the last tile: nothing here or after (the store
+                                            // loop stops at the same round)
             const auto* words = reinterpret_cast<const word_t*>(data + warp * warp_bytes +
                                                                 r * round_bytes);
             word_t w[rows];
