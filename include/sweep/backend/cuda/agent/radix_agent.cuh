@@ -181,12 +181,13 @@ struct radix_ranker {
         else if constexpr (std::is_signed_v<K>) bits = U(want ^ sign);
         else bits = want;
         K k;
-        memcpy(&k, &bits, sizeof(K));
+        std::memcpy(&k, &bits, sizeof(K));
         return k;
     }
 
     /// Early counts, step 1 (hist zeroed and visible): each warp counts its keys' digits into
-    /// its own counters. Items at element >= valid take no part.
+    /// its own counters. Items at element >= valid take no part (padded tiles: every item
+    /// counts, the padding included, so that the places are a permutation of the tile).
     template <bool Descending, class K>
     __device__ static void warp_histogram(const K (&keys)[items], int valid, int shift,
                                           unsigned* hist) {
