@@ -65,6 +65,12 @@ struct radix_tuning {
     static constexpr bool early_counts = (Variant & radix_early_counts) != 0;
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
     static constexpr bool padded_tile = (Variant & radix_padded_tile) != 0;
+    /// Register-tight shapes (3 or more blocks per SM) of the padded variants: the ranking
+    /// recomputes the digits instead of letting the compiler keep the histogram step's
+    /// (radix_agent.cuh, fresh_digit_of): no spills at 384 x 16, 384 x 19 (u32 keys), 384 x 16
+    /// (u32 pairs) and 384 x 12 (u64 keys) with 56 registers (R3). The session-3 variants
+    /// (no padding) compile as they were measured.
+    static constexpr bool fresh_digits = MinBlocks >= 3 && padded_tile;
 };
 
 /// The ranking variant of the defaults for keys with values of up to 16 bytes: 31 (session 4:
