@@ -80,14 +80,14 @@ void tune_r3(int lg, bool low, cudaStream_t s) {
     r3_case<std::uint32_t, std::uint32_t, false,  //
             shape<384, 16, 2, v7>, shape<256, 16, 3, v7>, shape<384, 16, 2, v15>,
             shape<384, 16, 2, v23>, shape<384, 16, 3, v31>, shape<256, 16, 4, v31>,
-            shape<256, 16, 3, v31>, shape<384, 14, 3, v31>, shape<384, 20, 2, v31>>(
-        low ? "u32 keys (low entropy)" : "u32 keys", lg, low, s);
+            shape<256, 16, 3, v31>, shape<384, 14, 3, v31>, shape<384, 20, 2, v31>,
+            shape<384, 19, 3, v31>>(low ? "u32 keys (low entropy)" : "u32 keys", lg, low, s);
     r3_case<std::uint32_t, std::uint32_t, true,  //
             shape<384, 16, 2, v7>, shape<256, 16, 3, v7>, shape<384, 16, 3, v31>,
             shape<256, 16, 4, v31>>(low ? "u32+u32 pairs (low entropy)" : "u32+u32 pairs", lg,
                                     low, s);
     r3_case<std::uint64_t, std::uint32_t, false,  //
-            shape<384, 12, 2, v7>, shape<256, 12, 4, v31>, shape<256, 12, 3, v31>,
+            shape<384, 12, 2, v7>, shape<384, 12, 3, v31>, shape<256, 12, 4, v31>,
             shape<256, 16, 2, v31, 10>>(low ? "u64 keys (low entropy)" : "u64 keys", lg, low, s);
     r3_case<float, std::uint32_t, false,  //
             shape<384, 16, 2, v7>, shape<384, 16, 3, v31>, shape<256, 16, 4, v31>>(

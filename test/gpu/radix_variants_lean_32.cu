@@ -17,6 +17,7 @@ constexpr int lean = cu::radix_lean_variants;  // 31
 using lean_384x16x2 = cu::radix_tuning<8, 384, 16, 2, 256, 16, lean>;
 using lean_384x16x3 = cu::radix_tuning<8, 384, 16, 3, 256, 16, lean>;
 using lean_256x16x4 = cu::radix_tuning<8, 256, 16, 4, 256, 16, lean>;
+using lean_384x19x3 = cu::radix_tuning<8, 384, 19, 3, 256, 16, lean>;  // CUB's u32 shape
 using padded_only = cu::radix_tuning<8, 384, 16, 2, 256, 16,
                                      cu::radix_all_variants | cu::radix_padded_tile>;  // 15
 using pred_only = cu::radix_tuning<8, 384, 16, 2, 256, 16,
@@ -33,6 +34,9 @@ TEST_CASE("gpu radix variant 31 (384 x 16, 2/SM): u32 keys, u32 values", "[gpu][
 }
 TEST_CASE("gpu radix variant 31 (384 x 16, 3/SM): u32 keys, u32 values", "[gpu][radix][variant]") {
     variant_matrix<lean_384x16x3, true, std::uint32_t>(3103);
+}
+TEST_CASE("gpu radix variant 31 (384 x 19, 3/SM): u32 keys", "[gpu][radix][variant]") {
+    variant_matrix<lean_384x19x3, false, std::uint32_t>(3109);
 }
 TEST_CASE("gpu radix variant 31 (256 x 16, 4/SM): float keys, u32 values", "[gpu][radix][variant]") {
     variant_matrix<lean_256x16x4, true, float>(3104);

@@ -14,6 +14,7 @@ namespace {
 constexpr int lean = cu::radix_lean_variants;  // 31
 using lean_384x12x2 = cu::radix_tuning<8, 384, 12, 2, 256, 16, lean>;
 using lean_256x12x4 = cu::radix_tuning<8, 256, 12, 4, 256, 16, lean>;
+using lean_384x12x3 = cu::radix_tuning<8, 384, 12, 3, 256, 16, lean>;
 using lean_384x16x2 = cu::radix_tuning<8, 384, 16, 2, 256, 16, lean>;
 using lean_10bit = cu::radix_tuning<10, 256, 16, 2, 256, 16, lean>;
 }  // namespace
@@ -23,6 +24,9 @@ TEST_CASE("gpu radix variant 31 (384 x 12): u64 keys", "[gpu][radix][variant]") 
 }
 TEST_CASE("gpu radix variant 31 (384 x 12): double keys, u32 values", "[gpu][radix][variant]") {
     variant_matrix<lean_384x12x2, true, double>(3112);
+}
+TEST_CASE("gpu radix variant 31 (384 x 12, 3/SM): u64 keys, u32 values", "[gpu][radix][variant]") {
+    variant_matrix<lean_384x12x3, true, std::uint64_t>(3118);
 }
 TEST_CASE("gpu radix variant 31 (256 x 12, 4/SM): i64 keys", "[gpu][radix][variant]") {
     variant_matrix<lean_256x12x4, false, std::int64_t>(3113);

@@ -117,6 +117,32 @@ struct radix_ranker {
         return radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(k), shift);
     }
 
+    /// digit_of, computed afresh: the key passes through an empty asm first, so the compiler
+    /// cannot reuse the digits (and counter addresses) of the histogram step and keep them alive
+    /// across its barrier. Used by the ranking of register-tight shapes (Tuning::fresh_digits):
+    /// at 56 registers (3 blocks of 384 per SM) keeping them spilled 12-13 words per thread
+    /// per tile; recomputing costs ~4 instructions per key and no spills (perf/notes-gpu.md R3).
+    template <bool Descending, class K>
+    __device__ static int fresh_digit_of(K k, int shift) {
+        if constexpr (sizeof(K) == 8) {
+            std::uint64_t b;
+            std::memcpy(&b, &k, 8);
+            asm volatile("" : "+l"(b));
+            std::memcpy(&k, &b, 8);
+        } else if constexpr (sizeof(K) == 4) {
+            std::uint32_t b;
+            std::memcpy(&b, &k, 4);
+            asm volatile("" : "+r"(b));
+            std::memcpy(&k, &b, 4);
+        } else {
+            std::uint32_t b = 0;
+            std::memcpy(&b, &k, sizeof(K));
+            asm volatile("" : "+r"(b));
+            std::memcpy(&k, &b, sizeof(K));
+        }
+        return digit_of<Descending>(k, shift);
+    }
+
     /// The lanes of the warp whose digit equals this lane's d (ok lanes, d < radix) or which
     /// are not ok too. All 32 lanes call it. Bounded false: every lane is ok (padded tiles), no
     /// ballot for ok.
@@ -181,12 +207,13 @@ struct radix_ranker {
         else if constexpr (std::is_signed_v<K>) bits = U(want ^ sign);
         else bits = want;
         K k;
-        memcpy(&k, &bits, sizeof(K));
+        std::memcpy(&k, &bits, sizeof(K));
         return k;
     }
 
     /// Early counts, step 1 (hist zeroed and visible): each warp counts its keys' digits into
-    /// its own counters. Items at element >= valid take no part.
+    /// its own counters. Items at element >= valid take no part (padded tiles: every item
+    /// counts, the padding included, so that the places are a permutation of the tile).
     template <bool Descending, class K>
     __device__ static void warp_histogram(const K (&keys)[items], int valid, int shift,
                                           unsigned* hist) {
@@ -224,7 +251,11 @@ struct radix_ranker {
         for (int j = 0; j < items; ++j) {
             // Padded tiles: every item is a key (the padding ranks last), no bound check.
             const bool ok = Tuning::padded_tile || element(j) < valid;
-            const int d = ok ? digit_of<Descending>(keys[j], shift) : 0;
+            int d = 0;
+            if (ok) {
+                if constexpr (Tuning::fresh_digits) d = fresh_digit_of<Descending>(keys[j], shift);
+                else d = digit_of<Descending>(keys[j], shift);
+            }
             const unsigned peers = match_peers<!Tuning::padded_tile>(d, ok);
             const int leader = 31 - __clz(peers);
             unsigned before = 0;

@@ -65,6 +65,12 @@ struct radix_tuning {
     static constexpr bool early_counts = (Variant & radix_early_counts) != 0;
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
     static constexpr bool padded_tile = (Variant & radix_padded_tile) != 0;
+    /// Register-tight shapes (3 or more blocks per SM) of the padded variants: the ranking
+    /// recomputes the digits instead of letting the compiler keep the histogram step's
+    /// (radix_agent.cuh, fresh_digit_of): no spills at 384 x 16, 384 x 19 (u32 keys), 384 x 16
+    /// (u32 pairs) and 384 x 12 (u64 keys) with 56 registers (R3). The session-3 variants
+    /// (no padding) compile as they were measured.
+    static constexpr bool fresh_digits = MinBlocks >= 3 && padded_tile;
 };
 
 /// The ranking variant of the defaults for keys with values of up to 16 bytes: 31 (session 4:
@@ -90,9 +96,27 @@ inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
 /// of CUB's shape (384 x 20) takes 122-168 registers, i.e. one block per SM. Not yet measured
 /// on the device when written; the 2^28 tune run of session 3 found no shape better than these by
 /// more than 1% for v7 (256 x 16 with 3 blocks: +1% u32, +4% pairs; not yet in the variant tests).
+/// Blocks per SM of the default shapes: 2 (384 x 16 / 384 x 12 at 80 registers, measured in
+/// session 3). 3 (56 registers, CUB's occupancy; perf/notes-gpu.md R3: 384 x 19 for 4-byte keys
+/// alone, 384 x 16 for other keys of up to 4 bytes, 384 x 12 for 8-byte keys or values; spill-
+/// free for u32/i32/i16 keys, u32 pairs and u64 keys, 12-88 bytes spilled for floats, doubles,
+/// u8 keys and u64 pairs) is the candidate of the session-4 r3 rows: building with
+/// -DSWEEP_RADIX_DEFAULT_BLOCKS_PER_SM=3 in both CMAKE_CUDA_FLAGS and CMAKE_CXX_FLAGS runs the
+/// whole radix suite on it before the source changes.
+#ifndef SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM
+#define SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM 2
+#endif
+inline constexpr int default_radix_blocks_per_sm = SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM;
+static_assert(default_radix_blocks_per_sm == 2 || default_radix_blocks_per_sm == 3,
+              "SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM: 2 or 3");
+
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct default_radix_tuning_for {
-    static constexpr int items = (KeyBytes <= 4 && ValueBytes <= 4) ? 16 : 12;
+    static constexpr int blocks = default_radix_blocks_per_sm;
+    static constexpr int items =
+        (KeyBytes <= 4 && ValueBytes <= 4)
+            ? ((blocks == 3 && KeyBytes == 4 && ValueBytes == 0) ? 19 : 16)
+            : 12;
     // Values past 16 bytes: a tile's values stay within about 96 KB of shared memory (fewer
     // threads and keys per thread as they grow; radix_sort.hpp refuses values past 2 KB).
     static constexpr int big_threads = ValueBytes <= 384 ? 256 : (ValueBytes <= 768 ? 128 : 64);
@@ -100,7 +124,7 @@ struct default_radix_tuning_for {
     static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
     using type = std::conditional_t<
         (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, 0>,
-        radix_tuning<8, 384, items, 2, 256, 16, default_radix_variant>>;
+        radix_tuning<8, 384, items, blocks, 256, 16, default_radix_variant>>;
 };
 
 template <class K, class V>
