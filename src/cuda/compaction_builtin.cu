@@ -24,31 +24,6 @@ int size_of(builtin_type t) {
 }
 }  // namespace
 
-namespace {
-/// Page-locked, mapped into every device's address space (portable), so that a kernel on any
-/// device can write it through the same pointer (unified addressing).
-struct count_slot {
-    std::int64_t* p = nullptr;
-    count_slot() {
-        void* q = nullptr;
-        if (cudaHostAlloc(&q, sizeof(std::int64_t), cudaHostAllocMapped | cudaHostAllocPortable) ==
-            cudaSuccess)
-            p = static_cast<std::int64_t*>(q);
-        else
-            (void)cudaGetLastError();  // not sticky; the caller falls back to a copy
-    }
-    ~count_slot() {
-        if (p != nullptr) (void)cudaFreeHost(p);  // at thread exit; may fail at process exit
-    }
-    count_slot(const count_slot&) = delete;
-    count_slot& operator=(const count_slot&) = delete;
-};
-}  // namespace
-
-std::int64_t* mapped_count_slot() {
-    thread_local count_slot slot;
-    return slot.p;
-}
 
 std::int64_t compaction_builtin(const builtin_compaction_request& r) {
     const int size = size_of(r.value_type);

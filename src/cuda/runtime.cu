@@ -152,4 +152,33 @@ void memset_async(void* p, std::size_t bytes, stream_t s, const char* algorithm)
     check(cudaMemsetAsync(p, 0, bytes, s), algorithm, "cudaMemsetAsync");
 }
 
+// The calling thread's pinned, mapped count word (compaction and the segmented offsets check
+// read results through it instead of a device-to-host copy). In the runtime TU because
+// nvcc-compiled callers need it without the precompiled kernels (SWEEP_PRECOMPILED_KERNELS=OFF).
+namespace {
+/// Page-locked, mapped into every device's address space (portable), so that a kernel on any
+/// device can write it through the same pointer (unified addressing).
+struct count_slot {
+    std::int64_t* p = nullptr;
+    count_slot() {
+        void* q = nullptr;
+        if (cudaHostAlloc(&q, sizeof(std::int64_t), cudaHostAllocMapped | cudaHostAllocPortable) ==
+            cudaSuccess)
+            p = static_cast<std::int64_t*>(q);
+        else
+            (void)cudaGetLastError();  // not sticky; the caller falls back to a copy
+    }
+    ~count_slot() {
+        if (p != nullptr) (void)cudaFreeHost(p);  // at thread exit; may fail at process exit
+    }
+    count_slot(const count_slot&) = delete;
+    count_slot& operator=(const count_slot&) = delete;
+};
+}  // namespace
+
+std::int64_t* mapped_count_slot() {
+    thread_local count_slot slot;
+    return slot.p;
+}
+
 }  // namespace sweep::detail::cuda
