@@ -85,8 +85,14 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     bool use_bulk = false;
     if constexpr (compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>()) {
         using bulk_agent = compaction_bulk_agent<BulkTuning, In, Stencil, OutT, OutF, Pred>;
-        use_bulk = !single && path != compaction_path::registers && stencil_is_input &&
-                   compaction_aligned(in, 16) && device_has_bulk_copy(name);
+        // automatic: copy_if and the in-place pass take the shared-memory path; partition_copy
+        // (split, not fenced) stays on the register path, which measured faster for it (H200,
+        // 2^28 int32: 838-855 us against 929-946 us, 10/50/90% kept, session 4;
+        // perf/results/gpu-session4-compaction-2026-11-21.md).
+        const bool wanted = path == compaction_path::bulk ||
+                            (path == compaction_path::automatic && !(split && !fenced));
+        use_bulk = !single && wanted && stencil_is_input && compaction_aligned(in, 16) &&
+                   device_has_bulk_copy(name);
         if (use_bulk) tiles = (n + bulk_agent::tile_items - 1) / bulk_agent::tile_items;
     }
     if (tiles > std::numeric_limits<int>::max())

@@ -96,27 +96,35 @@ inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
 /// of CUB's shape (384 x 20) takes 122-168 registers, i.e. one block per SM. Not yet measured
 /// on the device when written; the 2^28 tune run of session 3 found no shape better than these by
 /// more than 1% for v7 (256 x 16 with 3 blocks: +1% u32, +4% pairs; not yet in the variant tests).
-/// Blocks per SM of the default shapes: 2 (384 x 16 / 384 x 12 at 80 registers, measured in
-/// session 3). 3 (56 registers, CUB's occupancy; perf/notes-gpu.md R3: 384 x 19 for 4-byte keys
-/// alone, 384 x 16 for other keys of up to 4 bytes, 384 x 12 for 8-byte keys or values; spill-
-/// free for u32/i32/i16 keys, u32 pairs and u64 keys, 12-88 bytes spilled for floats, doubles,
-/// u8 keys and u64 pairs) is the candidate of the session-4 r3 rows: building with
-/// -DSWEEP_RADIX_DEFAULT_BLOCKS_PER_SM=3 in both CMAKE_CUDA_FLAGS and CMAKE_CXX_FLAGS runs the
-/// whole radix suite on it before the source changes.
+/// Blocks per SM of the default shapes, by case, from the session-4 r3 rows (H200, 2^28,
+/// perf/results/gpu-session4-radix-r3-2026-11-21.md; perf/notes-gpu.md R3): compiled for 3 blocks
+/// an SM (56 registers, CUB's occupancy) where that was measured faster:
+///   4-byte integer keys alone   384 x 19 x 3   5707 us vs 7033 at 384 x 16 x 2 (CUB 5457)
+///   float keys alone            384 x 16 x 3   6448 us vs 7368                 (CUB 5791)
+///   4-byte keys + 4-byte values 384 x 16 x 3   8189 us vs 9148                 (CUB 8544)
+///   8-byte keys alone           384 x 12 x 3  16641 us vs 19254                (CUB 16440)
+/// (floats keep 16 keys a thread: they spill at 3 blocks, more so with 19). Everything else keeps
+/// 2 blocks (80 registers): 1- and 2-byte keys and 8-byte values were not measured at 3 and
+/// spill there. SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM=2 or 3 (in both CMAKE_CUDA_FLAGS and
+/// CMAKE_CXX_FLAGS) forces one count everywhere (3: 19 keys a thread for every 4-byte key alone).
 #ifndef SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM
-#define SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM 2
+#define SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM 0
 #endif
 inline constexpr int default_radix_blocks_per_sm = SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM;
-static_assert(default_radix_blocks_per_sm == 2 || default_radix_blocks_per_sm == 3,
-              "SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM: 2 or 3");
+static_assert(default_radix_blocks_per_sm == 0 || default_radix_blocks_per_sm == 2 ||
+                  default_radix_blocks_per_sm == 3,
+              "SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM: 0 (by case), 2 or 3");
 
-template <std::size_t KeyBytes, std::size_t ValueBytes>
+template <std::size_t KeyBytes, std::size_t ValueBytes, bool FloatKey = false>
 struct default_radix_tuning_for {
-    static constexpr int blocks = default_radix_blocks_per_sm;
+    static constexpr bool measured_3 =
+        (KeyBytes == 4 && (ValueBytes == 0 || ValueBytes == 4)) || (KeyBytes == 8 && ValueBytes == 0);
+    static constexpr int blocks = default_radix_blocks_per_sm != 0 ? default_radix_blocks_per_sm
+                                                                    : (measured_3 ? 3 : 2);
+    static constexpr bool nineteen =
+        blocks == 3 && KeyBytes == 4 && ValueBytes == 0 && (!FloatKey || default_radix_blocks_per_sm == 3);
     static constexpr int items =
-        (KeyBytes <= 4 && ValueBytes <= 4)
-            ? ((blocks == 3 && KeyBytes == 4 && ValueBytes == 0) ? 19 : 16)
-            : 12;
+        (KeyBytes <= 4 && ValueBytes <= 4) ? (nineteen ? 19 : 16) : 12;
     // Values past 16 bytes: a tile's values stay within about 96 KB of shared memory (fewer
     // threads and keys per thread as they grow; radix_sort.hpp refuses values past 2 KB).
     static constexpr int big_threads = ValueBytes <= 384 ? 256 : (ValueBytes <= 768 ? 128 : 64);
@@ -129,6 +137,7 @@ struct default_radix_tuning_for {
 
 template <class K, class V>
 using default_radix_tuning =
-    typename default_radix_tuning_for<sizeof(K), std::is_empty_v<V> ? 0 : sizeof(V)>::type;
+    typename default_radix_tuning_for<sizeof(K), std::is_empty_v<V> ? 0 : sizeof(V),
+                                      std::is_floating_point_v<K>>::type;
 
 }  // namespace sweep::detail::cuda
