@@ -29,6 +29,7 @@
 
 #include "catch.hpp"
 #include "random.hpp"
+#include "size_cap.hpp"
 
 namespace {
 
@@ -264,7 +265,7 @@ TEST_CASE("Thrust iterators through every GPU algorithm: sweep::automatic", "[gp
 TEST_CASE("Thrust iterators: thrust::cuda::par.on(s) honours the stream", "[gpu][thrust]") {
     cudaStream_t s = nullptr;
     REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-    const int n = 1 << 20;
+    const int n = static_cast<int>(sweep_test::capped(1 << 20));
     thrust::device_vector<int> dx(n, 1), dout(n);
     sweep::inclusive_scan(thrust::cuda::par.on(s), dx.begin(), dx.end(), dout.begin());
     REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
