@@ -9,13 +9,13 @@
 #          reports hundreds of false races): scripts/build_tsan_tbb.sh builds one into
 #          TSAN_TBB (default /work/tsan-tbb/prefix). A control runs first: a racy and a race-free
 #          tbb::parallel_for (test/sanitizers/), which must give >= 1 and 0 reports.
-#   short: the CI-sized pass: ASan + UBSan over test_errors and test_par_concurrency, with the
-#          sizes capped (SWEEP_TEST_MAX_N) -- a few minutes on 2 cores.
+#   short: the CI-sized pass: ASan + UBSan over test_errors (bad input, throwing operators, failing
+#          allocations, every algorithm and host policy) and test_par_concurrency.
 # Any sanitizer report fails the run (-fno-sanitize-recover, halt_on_error). CPU-only build
 # (the GPU suite runs under compute-sanitizer on the GPU machine: perf/gpu/run_reliability.sh).
 # Environment: SAN_TESTS='regex|of|tests' builds and runs only those; SWEEP_JOBS the build's and
 # ctest's -j (default: all cores; SWEEP_JOBS=1 on a shared machine); SWEEP_FUZZ_CASES and
-# SWEEP_TEST_MAX_N pass through to the tests; SAN_OPT the optimization flags (below).
+# SWEEP_FUZZ_SECONDS pass through to the tests; SAN_OPT the optimization flags (below).
 set -euo pipefail
 kind=${1:?usage: scripts/sanitize.sh asan|ubsan|tsan|short [BUILD_DIR]}
 root=${SWEEP_SRC:-"$(cd "$(dirname "$0")/.." && pwd)"}  # SWEEP_SRC: the source tree, for a copy of this script run elsewhere
@@ -40,10 +40,7 @@ case $kind in
     tbb_args=(-DTBB_DIR="$tsan_tbb/lib/cmake/TBB") ;;
   *) echo "unknown sanitizer: $kind (asan|ubsan|tsan|short)" >&2; exit 2 ;;
 esac
-if [ "$kind" = short ]; then
-  tests='test_errors|test_par_concurrency'
-  export SWEEP_TEST_MAX_N=${SWEEP_TEST_MAX_N:-300000}
-fi
+[ "$kind" = short ] && tests='test_errors|test_par_concurrency'
 tests=${SAN_TESTS:-$tests}
 jobs=${SWEEP_JOBS:-$(nproc 2>/dev/null || echo 2)}
 # RelWithDebInfo (-O2 -g): optimized as users build it, with line numbers in the reports.

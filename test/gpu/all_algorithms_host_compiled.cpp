@@ -24,6 +24,7 @@
 
 #include "catch.hpp"
 #include "random.hpp"
+#include "size_cap.hpp"
 
 #if defined(__CUDACC__)
 #error "this test must be compiled by the host compiler"
@@ -216,7 +217,7 @@ TEST_CASE("host-compiled: every algorithm on sweep::gpu and sweep::automatic, ev
 TEST_CASE("host-compiled: sweep::automatic on managed memory and what cannot run on the GPU",
           "[gpu][host][automatic]") {
     const std::int64_t g = sweep::detail::automatic_managed_gpu_from;
-    for (const std::int64_t n : {std::int64_t{1000}, g + 1}) {
+    for (const std::int64_t n : sweep_test::within_cap({std::int64_t{1000}, g + 1})) {
         INFO("n = " << n);
         int* m = nullptr;
         int* o = nullptr;

@@ -173,7 +173,7 @@ TEST_CASE("automatic/gpu: .on(s) and .with(r) reach the gpu policy", "[automatic
     CHECK(ok);
 
     // And a real call: a scan large enough for the look-back path takes its temporaries from r.
-    const std::int64_t n = 1 << 20;
+    const std::int64_t n = sweep_test::capped(1 << 20);
     std::vector<int> h(n, 1);
     sweep_gpu_test::device_vector<int> in(h), out(n);
     sweep::inclusive_scan(sweep::automatic.on(s).with(r), in.data(), in.data() + n, out.data());
@@ -193,7 +193,7 @@ TEST_CASE("automatic/gpu: results on device, managed and Thrust data match seq",
     auto gen = sweep_test::rng(salt);
     std::uniform_int_distribution<int> d(-100, 100);
     const std::int64_t g = sweep::detail::automatic_managed_gpu_from;
-    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{1000}, g - 3, g + 5}) {
+    for (const std::int64_t n : sweep_test::within_cap({std::int64_t{1}, std::int64_t{1000}, g - 3, g + 5})) {
         INFO("n = " << n);
         std::vector<int> h(static_cast<std::size_t>(n));
         for (auto& x : h) x = d(gen);

@@ -15,6 +15,7 @@
 
 #include "catch.hpp"
 #include "random.hpp"
+#include "size_cap.hpp"
 
 #if defined(__CUDACC__)
 #error "this test must be compiled by the host compiler"
@@ -86,7 +87,7 @@ void check_plain(const std::vector<T>& h, Pred pred) {
 template <class T>
 void check_type(std::uint64_t salt) {
     for (const std::int64_t n : {std::int64_t{1}, std::int64_t{1000}, std::int64_t{70'001},
-                                 std::int64_t{2'000'003}}) {
+                                 sweep_test::capped(2'000'003)}) {
         INFO("n = " << n);
         auto g = sweep_test::rng(salt + static_cast<std::uint64_t>(n));
         const auto h = small_values<T>(n, g);
@@ -105,7 +106,7 @@ void check_type(std::uint64_t salt) {
 /// copy_if of T values with a stencil of S and a predicate on S.
 template <class T, class S>
 void check_stencil(std::uint64_t salt) {
-    const std::int64_t n = 300'007;
+    const std::int64_t n = sweep_test::capped(300'007);
     auto g = sweep_test::rng(salt);
     const auto h = small_values<T>(n, g);
     const auto hs = small_values<S>(n, g);
@@ -165,7 +166,7 @@ TEST_CASE("host-compiled callers: precompiled copy_if with a stencil of every bu
 }
 
 TEST_CASE("host-compiled callers: compaction on a stream, and errors", "[gpu][host][compaction]") {
-    const std::int64_t n = 1 << 20;
+    const std::int64_t n = sweep_test::capped(1 << 20);
     std::vector<int> h(static_cast<std::size_t>(n)), want(h.size());
     for (std::int64_t i = 0; i < n; ++i) h[static_cast<std::size_t>(i)] = static_cast<int>(i % 10);
     dev<int> in(h), out(h.size());

@@ -12,7 +12,10 @@
 //   SWEEP_FUZZ_MAX_N   largest size (default 1500000: float sums of small integers stay exact)
 //   SWEEP_TEST_SEED    the run's seed (default: fresh, printed)
 //   SWEEP_FUZZ_REPLAY  a case seed from a failure report: run that one case only
+//   SWEEP_FUZZ_SECONDS stop drawing cases after this many seconds (default: no limit); the
+//                      summary line then says how many of the cases ran
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -83,10 +86,22 @@ TEST_CASE("differential fuzzing: gpu and par against seq", "[gpu][fuzz]") {
     std::printf("\n");
     std::int64_t failures = 0, elements = 0, radix_par_only = 0;
     std::int64_t done = 0;
+    const std::int64_t seconds = env_int("SWEEP_FUZZ_SECONDS", 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    bool out_of_time = false;
     for (const std::uint64_t s : seeds) {
+        if (seconds > 0 && elapsed() >= static_cast<double>(seconds)) {
+            out_of_time = true;
+            break;
+        }
         if (done > 0 && done % 1000 == 0) {
-            std::printf("differential fuzzing (gpu): %lld cases done, %lld failures\n",
-                        static_cast<long long>(done), static_cast<long long>(failures));
+            std::printf("differential fuzzing (gpu): %lld cases done, %lld elements, %lld failures, "
+                        "%.0f s\n",
+                        static_cast<long long>(done), static_cast<long long>(elements),
+                        static_cast<long long>(failures), elapsed());
             std::fflush(stdout);
         }
         ++done;
@@ -112,9 +127,11 @@ TEST_CASE("differential fuzzing: gpu and par against seq", "[gpu][fuzz]") {
         INFO(sweep_fuzz::describe(c) << ": " << bad);
         CHECK(bad.empty());
     }
-    std::printf("differential fuzzing (gpu): %zu cases, %lld elements, %lld failures, %lld radix "
-                "cases checked on par only (no GPU radix sort in this build)\n",
-                seeds.size(), static_cast<long long>(elements), static_cast<long long>(failures),
-                static_cast<long long>(radix_par_only));
+    // The summary line (perf/gpu/run_reliability.sh reads it): cases run, elements, failures.
+    std::printf("differential fuzzing (gpu): %lld cases, %lld elements, %lld failures, %lld radix "
+                "cases checked on par only (no GPU radix sort in this build), %.1f s%s\n",
+                static_cast<long long>(done), static_cast<long long>(elements),
+                static_cast<long long>(failures), static_cast<long long>(radix_par_only), elapsed(),
+                out_of_time ? " (stopped by SWEEP_FUZZ_SECONDS before all cases ran)" : "");
     std::fflush(stdout);
 }

@@ -45,6 +45,7 @@ namespace {
 /// Bulk = void: the register path (Tuning); else the shared-memory path with tuning Bulk.
 template <class Tuning, bool Ordered, class T, class Op, class Bulk = void>
 void stress(Op op, std::int64_t n, std::uint64_t salt, bool exclusive) {
+    n = sweep_test::capped(n);  // SWEEP_TEST_MAX_N (sanitizer runs): fewer tiles, same paths
     auto g = sweep_test::rng(salt);
     const auto h = random_values<T>(static_cast<std::size_t>(n), g);
     device_vector<T> in(h), out(h.size());

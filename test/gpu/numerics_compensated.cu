@@ -111,7 +111,7 @@ TEST_CASE("gpu compensated: float", "[gpu][numerics][compensated]") {
 
 TEST_CASE("gpu compensated: transform scan, 2^24 doubles", "[gpu][numerics][compensated]") {
     auto g = rng(2300);
-    const auto x = ill_conditioned<double>(std::size_t{1} << 24, 1e14, g);
+    const auto x = ill_conditioned<double>(static_cast<std::size_t>(sweep_test::capped(std::int64_t{1} << 24)), 1e14, g);
     std::vector<double> neg(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) neg[i] = -x[i];
     device_vector<double> in(x), out(x.size());
@@ -131,7 +131,7 @@ TEST_CASE("gpu compensated: transform scan, 2^24 doubles", "[gpu][numerics][comp
 TEST_CASE("gpu compensated and deterministic by-key scans", "[gpu][numerics][segmented]") {
     for (const int max_run : {1, 700, 1 << 20}) {
         auto g = rng(2400 + static_cast<std::uint64_t>(max_run));
-        const std::size_t n = 1'000'003;
+        const auto n = static_cast<std::size_t>(sweep_test::capped(1'000'003));
         const auto x = ill_conditioned<double>(n, 1e14, g);
         const auto keys = run_keys(n, max_run, g);
         std::vector<char> heads(n);

@@ -12,6 +12,7 @@
 
 #include "catch.hpp"
 #include "random.hpp"
+#include "size_cap.hpp"
 
 #if defined(__CUDACC__)
 #error "this test must be compiled by the host compiler"
@@ -36,7 +37,7 @@ std::vector<T> download(const T* p, std::size_t n) {
 template <class T, class Op>
 void check_type_op(Op op, std::uint64_t salt) {
     for (const std::int64_t n : {std::int64_t{1}, std::int64_t{1000}, std::int64_t{70'001},
-                                 std::int64_t{2'000'003}}) {
+                                 sweep_test::capped(2'000'003)}) {
         auto g = sweep_test::rng(salt + n);
         std::uniform_int_distribution<int> d(std::is_signed_v<T> ? -3 : 0, 3);
         std::vector<T> h(n), want(n);
@@ -87,7 +88,7 @@ TEST_CASE("host-compiled callers: precompiled scans on every built-in type", "[g
 }
 
 TEST_CASE("host-compiled callers: the plain forms and streams", "[gpu][host]") {
-    const std::int64_t n = 1 << 20;
+    const std::int64_t n = sweep_test::capped(1 << 20);
     std::vector<int> h(n, 1), want(n);
     dev<int> in(n), out(n);
     REQUIRE(cudaMemcpy(in.p, h.data(), n * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);

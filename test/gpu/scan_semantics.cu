@@ -65,7 +65,7 @@ TEST_CASE("gpu scans: non-commutative operators", "[gpu][scan]") {
 
 TEST_CASE("gpu scans: in place", "[gpu][scan]") {
     auto g = sweep_test::rng(300);
-    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{5000}, std::int64_t{1} << 21}) {
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{5000}, sweep_test::capped(std::int64_t{1} << 21)}) {
         INFO("n = " << n);
         {
             const auto h = random_values<std::int32_t>(n, g);
@@ -100,7 +100,7 @@ TEST_CASE("gpu scans: in place", "[gpu][scan]") {
 
 TEST_CASE("gpu scans: misaligned pointers take the element-wise path", "[gpu][scan]") {
     auto g = sweep_test::rng(400);
-    const std::int64_t n = 1 << 20;
+    const std::int64_t n = sweep_test::capped(1 << 20);
     const auto h = random_values<std::int8_t>(n + 8, g);
     device_vector<std::int8_t> in(h), out(h.size());
     std::vector<std::int8_t> want(h.size());
@@ -118,7 +118,7 @@ TEST_CASE("gpu scans: misaligned pointers take the element-wise path", "[gpu][sc
 
 TEST_CASE("gpu scans: Thrust iterators", "[gpu][scan][thrust]") {
     auto g = sweep_test::rng(500);
-    const std::int64_t n = 777'777;
+    const std::int64_t n = sweep_test::capped(777'777);
     const auto h = random_values<std::int32_t>(n, g);
     std::vector<std::int64_t> want(n);
 
@@ -172,7 +172,7 @@ TEST_CASE("gpu scans: Thrust iterators", "[gpu][scan][thrust]") {
 TEST_CASE("gpu scans: real-valued float sums within rounding of seq", "[gpu][scan]") {
     auto g = sweep_test::rng(600);
     std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    const std::int64_t n = 3'000'017;
+    const std::int64_t n = sweep_test::capped(3'000'017);
     std::vector<float> h(n);
     for (auto& x : h) x = d(g);
     device_vector<float> in(h), out(h.size());
@@ -226,7 +226,7 @@ TEST_CASE("gpu scans: several host threads, each on its own stream", "[gpu][scan
             cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
             auto g = sweep_test::rng(700 + t);
             for (int round = 0; round < 6; ++round) {
-                const std::int64_t n = (std::int64_t{1} << 18) * (round + 1) + t;
+                const std::int64_t n = sweep_test::capped((std::int64_t{1} << 18) * (round + 1) + t);
                 const auto h = random_values<std::int64_t>(n, g);
                 device_vector<std::int64_t> in(h), a(n), b(n);
                 // Enqueue two scans, the second reading the first's output, without a sync
@@ -258,7 +258,7 @@ TEST_CASE("gpu scans: several host threads, each on its own stream", "[gpu][scan
 TEST_CASE("gpu scans: captured into a CUDA graph and replayed", "[gpu][scan][graph]") {
     // A replay repeats the same kernel arguments and the same temporary addresses: the tile
     // states must be reset by the graph itself (the memset node), not by luck.
-    const std::int64_t n = (std::int64_t{1} << 20) + 3;
+    const std::int64_t n = sweep_test::capped((std::int64_t{1} << 20) + 3);
     auto g = sweep_test::rng(800);
     auto h = random_values<std::int32_t>(n, g);
     device_vector<std::int32_t> in(h), out(n);
@@ -337,7 +337,7 @@ TEST_CASE("gpu scans: errors", "[gpu][scan][errors]") {
     }
     SECTION("no temporary memory is std::bad_alloc, before any output is written") {
         failing_resource none;
-        const std::int64_t n = 1 << 22;
+        const std::int64_t n = sweep_test::capped(1 << 22);
         device_vector<int> in(n), out(n);
         const auto before = out.download();
         CHECK_THROWS_AS(sweep::inclusive_scan(sweep::gpu.with(none), in.begin(), in.end(), out.begin()),

@@ -24,6 +24,7 @@
 
 #include "catch.hpp"
 #include "random.hpp"
+#include "size_cap.hpp"
 
 #if defined(__CUDACC__)
 #error "this test must be compiled by the host compiler"
@@ -144,7 +145,7 @@ std::int64_t tile_of() {
 template <class T>
 std::vector<std::int64_t> sizes_of() {
     const std::int64_t t = tile_of<T>();
-    return {1, t - 1, t, t + 1, 4 * t + 1, 37 * t + 11, 300'007};
+    return sweep_test::within_cap({1, t - 1, t, t + 1, 4 * t + 1, 37 * t + 11, 300'007});
 }
 
 // ---- one value type and operator over the three forms -------------------------------------------
@@ -350,7 +351,7 @@ TEST_CASE("host-compiled segmented scans: every precompiled flag and offset type
 TEST_CASE("host-compiled segmented scans: in place, streams, errors", "[gpu][host][segmented]") {
     auto g = sweep_test::rng(4000);
     INFO("seed " << sweep_test::seed() << " salt 4000");
-    const std::int64_t n = 100'003;
+    const std::int64_t n = sweep_test::capped(100'003);
     const auto heads = random_heads(n, 40, g);
     const auto keys = keys_of<std::int64_t>(heads, g);
     const auto x = small_values<float>(n, g);

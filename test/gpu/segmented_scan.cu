@@ -193,7 +193,7 @@ TEST_CASE("gpu segmented scans: int32 sums, every form and distribution, at tile
 
 TEST_CASE("gpu segmented scans: the default arguments (plus, ==, T{})", "[gpu][segmented_scan]") {
     auto g = sweep_test::rng(20500);
-    const std::int64_t n = 1'000'003;
+    const std::int64_t n = sweep_test::capped(1'000'003);
     const auto h = make_heads(n, seg_dist::mean100, 4096, 32, g);
     const seg_forms f = make_forms(h, g);
     const auto x = random_values<std::int32_t>(static_cast<std::size_t>(n), g);
@@ -228,8 +228,8 @@ TEST_CASE("gpu segmented scans: a non-commutative operator (affine maps)",
     using tn = tuning_of<affine>;
     std::uint64_t salt = 21000;
     const std::int64_t tile = tn::tile_items;
-    for (const std::int64_t n : {std::int64_t{1}, tile - 1, 4 * tile + 1, 37 * tile + 11,
-                                 std::int64_t{1'500'007}}) {
+    for (const std::int64_t n : sweep_test::within_cap({std::int64_t{1}, tile - 1, 4 * tile + 1, 37 * tile + 11,
+                                 std::int64_t{1'500'007}})) {
         for (const seg_dist dist : all_seg_dists) {
             auto g = sweep_test::rng(++salt);
             const auto h = make_heads(n, dist, tn::tile_items, tn::items, g);
@@ -244,7 +244,7 @@ TEST_CASE("gpu segmented scans: a non-commutative operator (affine maps)",
 
 TEST_CASE("gpu segmented scans: Thrust iterators", "[gpu][segmented_scan][thrust]") {
     auto g = sweep_test::rng(22000);
-    const std::int64_t n = 777'777;
+    const std::int64_t n = sweep_test::capped(777'777);
     const auto h = make_heads(n, seg_dist::skewed, 2048, 16, g);
     const seg_forms f = make_forms(h, g);
     const auto x = random_values<std::int32_t>(static_cast<std::size_t>(n), g);
@@ -290,7 +290,7 @@ TEST_CASE("gpu segmented scans: Thrust iterators", "[gpu][segmented_scan][thrust
 TEST_CASE("gpu segmented scans: misaligned pointers take the element-wise paths",
           "[gpu][segmented_scan]") {
     auto g = sweep_test::rng(23000);
-    const std::int64_t n = (1 << 20) + 5;
+    const std::int64_t n = sweep_test::capped((1 << 20) + 5);
     const auto h = make_heads(n + 8, seg_dist::mean100, 2048, 16, g);
     const seg_forms f = make_forms(h, g);
     const auto x = random_values<std::int32_t>(static_cast<std::size_t>(n + 8), g);
@@ -326,7 +326,7 @@ TEST_CASE("gpu segmented scans: misaligned pointers take the element-wise paths"
 
 TEST_CASE("gpu segmented scans: on a stream, enqueued back to back", "[gpu][segmented_scan]") {
     auto g = sweep_test::rng(24000);
-    const std::int64_t n = (1 << 22) + 1;
+    const std::int64_t n = sweep_test::capped((1 << 22) + 1);
     const auto h = make_heads(n, seg_dist::mean1e4, 2048, 16, g);
     const seg_forms f = make_forms(h, g);
     const auto x = random_values<std::int32_t>(static_cast<std::size_t>(n), g);
@@ -366,7 +366,7 @@ TEST_CASE("gpu segmented scans: errors", "[gpu][segmented_scan][errors]") {
     SECTION("bad offsets throw std::invalid_argument and write nothing") {
         // Single-block sizes and look-back sizes; the bad entry near the front, deep inside and
         // at the end; values out of [0, n] (which must not be used as indices).
-        for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{3'000'017}}) {
+        for (const std::int64_t n : {std::int64_t{1000}, sweep_test::capped(3'000'017)}) {
             std::vector<std::int32_t> x(static_cast<std::size_t>(n), 1);
             std::vector<std::int64_t> good(static_cast<std::size_t>(n / 10 + 1));
             for (std::size_t j = 0; j < good.size(); ++j) good[j] = static_cast<std::int64_t>(j) * 10;
@@ -456,7 +456,7 @@ TEST_CASE("gpu segmented scans: errors", "[gpu][segmented_scan][errors]") {
     }
     SECTION("no temporary memory is std::bad_alloc, before any output is written") {
         failing_resource none;
-        const std::int64_t n = 1 << 22;
+        const std::int64_t n = sweep_test::capped(1 << 22);
         std::vector<std::int32_t> hk(n);
         for (std::int64_t i = 0; i < n; ++i) hk[i] = static_cast<std::int32_t>(i / 100);
         device_vector<std::int32_t> dk(hk), in(n), out(n);

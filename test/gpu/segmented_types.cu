@@ -25,8 +25,8 @@ template <class T>
 void check_value_type(std::uint64_t salt) {
     using tn = sweep::detail::cuda::default_segmented_tuning<T>;
     const std::int64_t tile = tn::tile_items;
-    for (const std::int64_t n : {std::int64_t{1}, tile - 1, tile + 1, 4 * tile, 4 * tile + 1,
-                                 37 * tile + 11}) {
+    for (const std::int64_t n : sweep_test::within_cap({std::int64_t{1}, tile - 1, tile + 1, 4 * tile, 4 * tile + 1,
+                                 37 * tile + 11})) {
         for (const seg_dist dist : {seg_dist::all_heads, seg_dist::mean100, seg_dist::skewed,
                                     seg_dist::tile_edges, seg_dist::one_segment}) {
             auto g = sweep_test::rng(salt++);
@@ -86,7 +86,7 @@ template <class K>
 void check_key_type(std::uint64_t salt) {
     using tn = sweep::detail::cuda::default_segmented_tuning<std::int32_t>;
     const std::int64_t tile = tn::tile_items;
-    for (const std::int64_t n : {std::int64_t{2}, tile + 1, 37 * tile + 11}) {
+    for (const std::int64_t n : sweep_test::within_cap({std::int64_t{2}, tile + 1, 37 * tile + 11})) {
         for (const seg_dist dist : {seg_dist::all_heads, seg_dist::mean100, seg_dist::tile_edges}) {
             auto g = sweep_test::rng(salt++);
             const auto h = make_heads(n, dist, tile, tn::items, g);

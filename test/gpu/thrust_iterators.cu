@@ -29,6 +29,7 @@
 
 #include "catch.hpp"
 #include "random.hpp"
+#include "size_cap.hpp"
 
 namespace {
 
@@ -69,7 +70,8 @@ std::vector<T> prefix(const std::vector<T>& v, std::size_t count) {
 /// Every algorithm with Thrust iterators on `policy` (sweep::gpu, thrust::device, automatic).
 template <class Policy>
 void check_all(const Policy& policy, const char* policy_name, std::uint64_t salt) {
-    for (const int n : {1, 2047, 2048, 2049, 9000, 300'007}) {
+    for (const int n :
+         {1, 2047, 2048, 2049, 9000, static_cast<int>(sweep_test::capped(300'007))}) {
         auto g = sweep_test::rng(salt + static_cast<std::uint64_t>(n));
         INFO("seed " << sweep_test::seed() << " salt " << salt << " policy " << policy_name
                      << " n " << n);
@@ -264,7 +266,7 @@ TEST_CASE("Thrust iterators through every GPU algorithm: sweep::automatic", "[gp
 TEST_CASE("Thrust iterators: thrust::cuda::par.on(s) honours the stream", "[gpu][thrust]") {
     cudaStream_t s = nullptr;
     REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-    const int n = 1 << 20;
+    const int n = static_cast<int>(sweep_test::capped(1 << 20));
     thrust::device_vector<int> dx(n, 1), dout(n);
     sweep::inclusive_scan(thrust::cuda::par.on(s), dx.begin(), dx.end(), dout.begin());
     REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);

@@ -36,32 +36,11 @@
 #include "types.hpp"
 
 // ---- allocation-failure injection (as test/errors.cpp) ----------------------------------------
-
-namespace {
-std::atomic<std::size_t> fail_above{~std::size_t{0}};
-}  // namespace
-
-void* operator new(std::size_t size) {
-    if (size > fail_above.load(std::memory_order_relaxed)) throw std::bad_alloc();
-    if (void* p = std::malloc(size ? size : 1)) return p;
-    throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t al) {
-    if (size > fail_above.load(std::memory_order_relaxed)) throw std::bad_alloc();
-    const auto a = static_cast<std::size_t>(al);
-    if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void* operator new[](std::size_t size, std::align_val_t al) { return operator new(size, al); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+// support/counting_new.hpp replaces every form of operator new/delete, the nothrow ones too: this
+// file's own replacement lacked them, so libstdc++'s std::stable_sort buffer (new(nothrow)) came
+// from ASan's runtime and was freed by the replaced delete (alloc-dealloc mismatch under
+// scripts/sanitize.sh asan).
+#include "counting_new.hpp"
 
 namespace {
 

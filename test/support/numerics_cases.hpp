@@ -15,6 +15,8 @@
 #include <sweep/detail/compensated.hpp>
 #include <sweep/detail/config.hpp>
 
+#include "size_cap.hpp"
+
 namespace sweep_test {
 
 /// Affine maps x -> m x + k over float, composed "first the left, then the right": associative in
@@ -57,7 +59,7 @@ std::vector<std::int64_t> canonical_edges(std::vector<std::int64_t> extra = {}) 
     std::vector<std::int64_t> s{0, 1, 2, 31, 33, t - 1, t, t + 1, 4 * t, 4 * t + 1, 5 * t + 7,
                                  32768 + 1, 9 * 32768 + 3};
     s.insert(s.end(), extra.begin(), extra.end());
-    return s;
+    return within_cap(s);  // SWEEP_TEST_MAX_N (sanitizer runs)
 }
 
 /// The largest size of a bitwise test: SWEEP_TEST_NUMERICS_MAX_N, else `fallback`.

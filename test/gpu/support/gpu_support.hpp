@@ -13,6 +13,8 @@
 
 #include <sweep/backend/cuda/tuning/scan_tuning.cuh>
 
+#include "size_cap.hpp"
+
 namespace sweep_gpu_test {
 
 inline void cuda_ok(cudaError_t e, const char* what) {
@@ -176,7 +178,8 @@ T sample_init() {
 /// limit, many tiles, and a few million.
 inline std::vector<std::int64_t> edge_sizes(std::int64_t tile) {
     const std::int64_t sb = tile * sweep::detail::cuda::single_block_max_tiles;
-    return {0, 1, 2, 31, tile - 1, tile, tile + 1, sb - 1, sb, sb + 1, 37 * tile + 11, 3'000'017};
+    return sweep_test::within_cap(
+        {0, 1, 2, 31, tile - 1, tile, tile + 1, sb - 1, sb, sb + 1, 37 * tile + 11, 3'000'017});
 }
 
 template <class T>
@@ -201,7 +204,7 @@ std::vector<std::int64_t> scan_edge_sizes() {
         for (std::int64_t k : {5, 6, 64})
             for (std::int64_t d : {-1, 0, 1}) v.push_back(k * b + d);
     }
-    return v;
+    return sweep_test::within_cap(v);
 }
 
 }  // namespace sweep_gpu_test
