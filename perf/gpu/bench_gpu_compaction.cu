@@ -28,6 +28,7 @@
 #include <thrust/execution_policy.h>
 #include <thrust/partition.h>
 
+#include "bench_common.cuh"
 #include <sweep/copy_if.hpp>
 #include <sweep/partition.hpp>
 #include <sweep/backend/cuda/dispatch/compaction.cuh>
@@ -42,12 +43,8 @@
 
 namespace {
 
-void ok(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
+using sweep_bench::ok;
+using sweep_bench::timer;
 
 __device__ std::uint64_t mix(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -61,43 +58,6 @@ __global__ void fill(std::int32_t* p, std::int64_t n, std::uint64_t seed) {
         p[i] = static_cast<std::int32_t>(mix(seed + i) % 100) + 1;
 }
 
-struct timer {
-    cudaStream_t s;
-    cudaEvent_t a, b;
-    explicit timer(cudaStream_t st) : s(st) {
-        ok(cudaEventCreate(&a), "event");
-        ok(cudaEventCreate(&b), "event");
-    }
-    ~timer() {
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-    }
-    /// Median over `reps` timed calls (after 3 warm-ups), in microseconds. `setup` runs before
-    /// each call, outside the timed interval.
-    template <class F, class S>
-    double median_us(F&& f, S&& setup, int reps = 25) {
-        for (int i = 0; i < 3; ++i) {
-            setup();
-            f();
-        }
-        ok(cudaStreamSynchronize(s), "warm-up");
-        std::vector<float> ms(reps);
-        for (int i = 0; i < reps; ++i) {
-            setup();
-            ok(cudaEventRecord(a, s), "record");
-            f();
-            ok(cudaEventRecord(b, s), "record");
-            ok(cudaEventSynchronize(b), "sync");
-            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
-        }
-        std::sort(ms.begin(), ms.end());
-        return 1000.0 * ms[reps / 2];
-    }
-    template <class F>
-    double median_us(F&& f) {
-        return median_us(f, [] {});
-    }
-};
 
 std::vector<std::int32_t> host(const std::int32_t* p, std::int64_t n) {
     std::vector<std::int32_t> h(static_cast<std::size_t>(n));

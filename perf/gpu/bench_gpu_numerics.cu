@@ -18,6 +18,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 
+#include "bench_common.cuh"
 #include <sweep/scan.hpp>
 
 #include <algorithm>
@@ -31,12 +32,8 @@
 
 namespace {
 
-void ok(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
+using sweep_bench::ok;
+using sweep_bench::timer;
 
 __device__ std::uint64_t mix(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -53,33 +50,6 @@ __global__ void fill(T* p, std::int64_t n, std::uint64_t seed) {
     }
 }
 
-struct timer {
-    cudaStream_t s;
-    cudaEvent_t a, b;
-    explicit timer(cudaStream_t st) : s(st) {
-        ok(cudaEventCreate(&a), "event");
-        ok(cudaEventCreate(&b), "event");
-    }
-    ~timer() {
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-    }
-    template <class F>
-    double median_us(F&& f, int reps = 25) {
-        for (int i = 0; i < 3; ++i) f();
-        ok(cudaStreamSynchronize(s), "warm-up");
-        std::vector<float> ms(reps);
-        for (int i = 0; i < reps; ++i) {
-            ok(cudaEventRecord(a, s), "record");
-            f();
-            ok(cudaEventRecord(b, s), "record");
-            ok(cudaEventSynchronize(b), "sync");
-            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
-        }
-        std::sort(ms.begin(), ms.end());
-        return 1000.0 * ms[reps / 2];
-    }
-};
 
 // The CUB anchor's pair (Kahan-Babuska / TwoSum with carry), as a user would write it.
 template <class T>

@@ -9,6 +9,7 @@
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
 
+#include "bench_common.cuh"
 #include <sweep/radix_sort.hpp>
 #include <sweep/backend/cuda/dispatch/radix_sort.cuh>
 
@@ -27,12 +28,8 @@ namespace sweep_radix_bench {
 namespace {  // each translation unit its own copy (kernels included)
 
 
-void ok(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
+using sweep_bench::ok;
+using sweep_bench::timer;
 
 __host__ __device__ std::uint64_t mix(std::uint64_t z) {
     z += 0x9E3779B97F4A7C15ull;
@@ -66,38 +63,6 @@ __global__ void fill_values(V* p, std::int64_t n) {
         p[i] = static_cast<V>(i);
 }
 
-struct timer {
-    cudaStream_t s;
-    cudaEvent_t a, b;
-    explicit timer(cudaStream_t st) : s(st) {
-        ok(cudaEventCreate(&a), "event");
-        ok(cudaEventCreate(&b), "event");
-    }
-    ~timer() {
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-    }
-    template <class F, class S>
-    double median_us(F&& f, S&& setup, int reps = 25) {
-        for (int i = 0; i < 3; ++i) {
-            setup();
-            f();
-        }
-        ok(cudaStreamSynchronize(s), "warm-up");
-        ok(cudaGetLastError(), "warm-up");
-        std::vector<float> ms(reps);
-        for (int i = 0; i < reps; ++i) {
-            setup();
-            ok(cudaEventRecord(a, s), "record");
-            f();
-            ok(cudaEventRecord(b, s), "record");
-            ok(cudaEventSynchronize(b), "sync");
-            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
-        }
-        std::sort(ms.begin(), ms.end());
-        return 1000.0 * ms[reps / 2];
-    }
-};
 
 template <class T>
 std::vector<T> host(const T* p, std::int64_t n) {
@@ -181,6 +146,25 @@ double time_shape(buffers<K, V>& b, timer& t, cudaStream_t s) {
                                                   s, alloc);
         },
         [&] { b.reset(s); });
+}
+
+/// The default shape's time on b's input, and its result left in b.ref / b.vref (what every
+/// tune row is checked against). The caller filled b.pristine (and b.vpristine).
+template <class K, class V, bool Pairs>
+double default_reference(buffers<K, V>& b, timer& t, std::int64_t n, cudaStream_t s) {
+    using D = cu::default_radix_tuning<K, std::conditional_t<Pairs, V, cu::radix_no_values>>;
+    const double base = time_shape<D, K, V, Pairs>(b, t, s);
+    b.reset(s);
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    if constexpr (Pairs)
+        cu::run_radix_sort<D, false>("radix_sort", b.keys, b.vals, n, s, alloc);
+    else
+        cu::run_radix_sort<D, false>("radix_sort", b.keys,
+                                     static_cast<cu::radix_no_values*>(nullptr), n, s, alloc);
+    ok(cudaMemcpyAsync(b.ref, b.keys, n * sizeof(K), cudaMemcpyDeviceToDevice, s), "copy");
+    if (Pairs) ok(cudaMemcpyAsync(b.vref, b.vals, n * sizeof(V), cudaMemcpyDeviceToDevice, s), "copy");
+    ok(cudaStreamSynchronize(s), "ref");
+    return base;
 }
 
 template <class Tuning, class K, class V, bool Pairs>

@@ -49,17 +49,7 @@ void r3_case(const char* name, int lg, bool low, cudaStream_t s) {
     fill_keys<K><<<1024, 256, 0, s>>>(b.pristine, n, 0x1234 + lg, low);
     if (Pairs) fill_values<V><<<1024, 256, 0, s>>>(b.vpristine, n);
     timer t(s);
-    const double base = time_shape<D, K, V, Pairs>(b, t, s);
-    b.reset(s);
-    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
-    if constexpr (Pairs)
-        cu::run_radix_sort<D, false>("radix_sort", b.keys, b.vals, n, s, alloc);
-    else
-        cu::run_radix_sort<D, false>("radix_sort", b.keys,
-                                     static_cast<cu::radix_no_values*>(nullptr), n, s, alloc);
-    ok(cudaMemcpyAsync(b.ref, b.keys, n * sizeof(K), cudaMemcpyDeviceToDevice, s), "copy");
-    if (Pairs) ok(cudaMemcpyAsync(b.vref, b.vals, n * sizeof(V), cudaMemcpyDeviceToDevice, s), "copy");
-    ok(cudaStreamSynchronize(s), "ref");
+    const double base = default_reference<K, V, Pairs>(b, t, n, s);
     tune_row<D, K, V, Pairs>(name, b, t, s, base);
     cub_row<K, V, Pairs>(name, b, t, s, base);
     (tune_row<Rows, K, V, Pairs>(name, b, t, s, base), ...);

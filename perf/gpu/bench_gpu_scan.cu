@@ -14,6 +14,7 @@
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
 
+#include "bench_common.cuh"
 #include <sweep/scan.hpp>
 
 #include <algorithm>
@@ -26,12 +27,8 @@
 
 namespace {
 
-void ok(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
+using sweep_bench::ok;
+using sweep_bench::timer;
 
 /// The 16-byte custom type: four 32-bit lanes with a lane-wise wrapping sum (CUB has no special
 /// path for it: its tile status then goes through separate arrays).
@@ -65,34 +62,6 @@ __global__ void fill(T* p, std::int64_t n, std::uint64_t seed) {
     }
 }
 
-struct timer {
-    cudaStream_t s;
-    cudaEvent_t a, b;
-    explicit timer(cudaStream_t st) : s(st) {
-        ok(cudaEventCreate(&a), "event");
-        ok(cudaEventCreate(&b), "event");
-    }
-    ~timer() {
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-    }
-    /// Median over `reps` timed calls (after 3 warm-ups), in microseconds.
-    template <class F>
-    double median_us(F&& f, int reps = 25) {
-        for (int i = 0; i < 3; ++i) f();
-        ok(cudaStreamSynchronize(s), "warm-up");
-        std::vector<float> ms(reps);
-        for (int i = 0; i < reps; ++i) {
-            ok(cudaEventRecord(a, s), "record");
-            f();
-            ok(cudaEventRecord(b, s), "record");
-            ok(cudaEventSynchronize(b), "sync");
-            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
-        }
-        std::sort(ms.begin(), ms.end());
-        return 1000.0 * ms[reps / 2];
-    }
-};
 
 template <class T>
 bool same_bits(const T* a, const T* b, std::int64_t n) {

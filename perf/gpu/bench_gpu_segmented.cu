@@ -31,6 +31,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
 
+#include "bench_common.cuh"
 #include <sweep/segmented_scan.hpp>
 
 #include <algorithm>
@@ -45,12 +46,8 @@
 
 namespace {
 
-void ok(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
+using sweep_bench::ok;
+using sweep_bench::timer;
 
 __host__ __device__ std::uint64_t mix(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -88,33 +85,6 @@ __global__ void ids_to_keys(const int* ids, K* keys, std::int64_t n) {
     }
 }
 
-struct timer {
-    cudaStream_t s;
-    cudaEvent_t a, b;
-    explicit timer(cudaStream_t st) : s(st) {
-        ok(cudaEventCreate(&a), "event");
-        ok(cudaEventCreate(&b), "event");
-    }
-    ~timer() {
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-    }
-    template <class F>
-    double median_us(F&& f, int reps = 25) {
-        for (int i = 0; i < 3; ++i) f();
-        ok(cudaStreamSynchronize(s), "warm-up");
-        std::vector<float> ms(reps);
-        for (int i = 0; i < reps; ++i) {
-            ok(cudaEventRecord(a, s), "record");
-            f();
-            ok(cudaEventRecord(b, s), "record");
-            ok(cudaEventSynchronize(b), "sync");
-            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
-        }
-        std::sort(ms.begin(), ms.end());
-        return 1000.0 * ms[reps / 2];
-    }
-};
 
 template <class T>
 bool same_bits(const T* a, const T* b, std::int64_t n) {

@@ -1,0 +1,66 @@
+// perf/gpu/bench_common.cuh -- what the GPU benchmarks share: the CUDA error check and the
+// event timer (method: shared/ANCHORS.md and docs/performance.md -- 3 warm-up calls, then the
+// median of `reps` calls, each timed alone with CUDA events on one stream).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <concepts>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace sweep_bench {
+
+/// Exits with the CUDA error's text when `e` is not cudaSuccess.
+inline void ok(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+
+struct timer {
+    cudaStream_t s;
+    cudaEvent_t a, b;
+    explicit timer(cudaStream_t st) : s(st) {
+        ok(cudaEventCreate(&a), "event");
+        ok(cudaEventCreate(&b), "event");
+    }
+    ~timer() {
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+    }
+    timer(const timer&) = delete;
+    timer& operator=(const timer&) = delete;
+
+    /// Median over `reps` timed calls (after 3 warm-ups), in microseconds. `setup` runs before
+    /// each call, outside the timed interval.
+    template <class F, std::invocable S>
+    double median_us(F&& f, S&& setup, int reps = 25) {
+        for (int i = 0; i < 3; ++i) {
+            setup();
+            f();
+        }
+        ok(cudaStreamSynchronize(s), "warm-up");
+        ok(cudaGetLastError(), "warm-up");
+        std::vector<float> ms(reps);
+        for (int i = 0; i < reps; ++i) {
+            setup();
+            ok(cudaEventRecord(a, s), "record");
+            f();
+            ok(cudaEventRecord(b, s), "record");
+            ok(cudaEventSynchronize(b), "sync");
+            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
+        }
+        std::sort(ms.begin(), ms.end());
+        return 1000.0 * ms[reps / 2];
+    }
+    template <class F>
+    double median_us(F&& f, int reps = 25) {
+        return median_us(f, [] {}, reps);
+    }
+};
+
+}  // namespace sweep_bench
