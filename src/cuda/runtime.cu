@@ -152,9 +152,8 @@ void memset_async(void* p, std::size_t bytes, stream_t s, const char* algorithm)
     check(cudaMemsetAsync(p, 0, bytes, s), algorithm, "cudaMemsetAsync");
 }
 
-// The calling thread's pinned, mapped count word (compaction and the segmented offsets check
-// read results through it instead of a device-to-host copy). In the runtime TU because
-// nvcc-compiled callers need it without the precompiled kernels (SWEEP_PRECOMPILED_KERNELS=OFF).
+// mapped_count_slot (runtime.hpp). Here, not with the precompiled kernels: nvcc-compiled
+// compaction and segmented scans need it too.
 namespace {
 /// Page-locked, mapped into every device's address space (portable), so that a kernel on any
 /// device can write it through the same pointer (unified addressing).

@@ -45,13 +45,6 @@ struct builtin_compaction_request {
 /// Defined in src/cuda/compaction_builtin.cu. Returns the kept count; waits for the stream.
 std::int64_t compaction_builtin(const builtin_compaction_request& request);
 
-/// This host thread's page-locked, device-mapped slot for a kept count (src/cuda/
-/// compaction_builtin.cu): the last tile writes the count there, so that a call learns it with
-/// one stream synchronization and no copy. One per host thread is enough, since every
-/// compaction call waits for its count before it returns. Null when page-locked memory could not
-/// be had; the count then travels through device memory and a copy.
-std::int64_t* mapped_count_slot();
-
 // ---- which predicates have precompiled kernels ---------------------------------------------
 
 /// The code of Pred applied to elements of type T, or -1: the comparison templates with exactly

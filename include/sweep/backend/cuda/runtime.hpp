@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <type_traits>
 
@@ -31,6 +32,13 @@ enum class memory_kind : unsigned char { host, device, managed };
 /// does not know, and any pointer on a machine without a usable CUDA device (checked once per
 /// process) are `host`; no CUDA error is left behind. Never throws.
 memory_kind memory_kind_of(const void* p) noexcept;
+
+/// This host thread's page-locked, device-mapped 64-bit slot (src/cuda/runtime.cu): a kernel
+/// writes a result there (compaction's kept count, the segmented offsets check's verdict), so
+/// that a call learns it with one stream synchronization and no copy. One per host thread is
+/// enough, since every such call waits for it before it returns. Null when page-locked memory
+/// could not be had; the result then travels through device memory and a copy.
+std::int64_t* mapped_count_slot();
 
 /// How many blocks of `kernel` (a __global__ function's address) with `threads` threads fit on
 /// the current device at once: SMs times blocks per SM. Cached per kernel and device.

@@ -17,7 +17,6 @@
 #include <sweep/backend/cuda/dispatch/scan.cuh>  // reset_tile_states_kernel, launch_after_reset
 #include <sweep/backend/cuda/kernels/segmented_scan_kernels.cuh>
 #include <sweep/backend/cuda/lookback/tile_state.cuh>
-#include <sweep/backend/cuda/compaction_precompiled.hpp>  // mapped_count_slot
 #include <sweep/backend/cuda/runtime.hpp>
 #include <sweep/backend/cuda/segmented_precompiled.hpp>  // is_offset_segments_v
 #include <sweep/backend/cuda/tuning/scan_tuning.cuh>
