@@ -10,6 +10,8 @@
 #   racecheck:T1,T2  the same with racecheck
 #   ctest:REGEX      ctest over everything except REGEX (e.g. the GPU tests, run by `tests`)
 #   run:NAME:CMD     run CMD (relative to the build dir) into $OUT/NAME.md
+#   prebuilt:ARCHIVE unpack executables built elsewhere (perf/pack_prebuilt.sh, on a machine with
+#                    the same toolchain family) into $B, so that the device spends no time building
 # Logs go to $OUT. STAGE_CMAKE_ARGS: extra configure arguments (e.g. -DSWEEP_PRECOMPILED_KERNELS=OFF
 # for a quick run of nvcc-compiled tests and benches only).
 set -u
@@ -17,7 +19,7 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT" /tmp/deps
 for f in .deps/*.deb; do dpkg -x "$f" /tmp/deps; done
 export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu
-B=$PWD/build-dev
+B=${B:-$PWD/build-dev}
 log() { echo "$@" | tee -a "$OUT/summary.md"; }
 for stage in "$@"; do
   case $stage in
@@ -59,6 +61,9 @@ for stage in "$@"; do
       (cd $B && timeout ${CTEST_TIMEOUT:-240} ctest -j16 -E "${stage#ctest:}" --output-on-failure) >"$OUT/ctest.log" 2>&1
       log "ctest -E '${stage#ctest:}': rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
       grep -E "\*\*\*Failed|Timeout" "$OUT/ctest.log" | head -20 | tee -a "$OUT/summary.md" ;;
+    prebuilt:*)
+      mkdir -p "$B" && tar -xf "${stage#prebuilt:}" -C "$B" && touch "$B/.prebuilt"
+      log "prebuilt: $(ls $B/test $B/perf/gpu $B/perf 2>/dev/null | grep -c sweep_perf\|test_) executables from ${stage#prebuilt:}" ;;
     run:*)
       rest=${stage#run:}; name=${rest%%:*}; cmd=${rest#*:}
       (cd $B && timeout ${RUN_TIMEOUT:-200} bash -c "$cmd") >"$OUT/$name.md" 2>&1
