@@ -66,19 +66,6 @@ __device__ __forceinline__ void store_release(std::uint32_t* p, std::uint32_t v)
 /// writer's earlier stores visible to this thread's later loads (PTX "fence-SC / release pattern").
 __device__ __forceinline__ void fence_acquire() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
-/// Copies the bytes of a value read with relaxed 32-bit loads (used for the separate value
-/// slots: each slot is written once before its status is released, so word-by-word is enough).
-template <class T>
-__device__ __forceinline__ T load_value_relaxed(const T* p) {
-    shuffle_words<T> s;
-    const auto* w = reinterpret_cast<const std::uint32_t*>(p);
-#pragma unroll
-    for (int i = 0; i < shuffle_words<T>::count; ++i) s.w[i] = load_relaxed(w + i);
-    reg_array<T, 1> r;
-    std::memcpy(&r[0], s.w, sizeof(T));
-    return r[0];
-}
-
 // ---- the three layouts -------------------------------------------------------------------------
 
 /// Values of at most 4 bytes: status and value in one 64-bit word, written and read with one
@@ -135,37 +122,53 @@ struct tile_state_128 {
 };
 
 /// Larger values: status words plus separate aggregate and prefix slots. The writer stores the
-/// value (plain store) and then the status with st.release.gpu, so the value happens-before any
+/// value (plain stores) and then the status with st.release.gpu, so the value happens-before any
 /// read that observes the status. The reader loads the status relaxed and, once it is valid,
 /// issues fence.acq_rel.gpu and reads the slot with relaxed (L1-bypassing) loads: a plain load
 /// could hit a line of the slot array cached in L1 before the slot was written. Two slots, not
 /// one, because a reader that saw A must still find the aggregate after the writer publishes P.
+/// A slot is the value's bytes rounded up to whole, 4-byte aligned 32-bit words (shuffle_words),
+/// written and read word by word: every byte a reader loads was stored by the writer (padding
+/// included: compute-sanitizer's initcheck reported the padding of a 24-byte segmented pair read
+/// but never written, when the slot was assigned as a T), and a value whose size is not a multiple
+/// of 4 or whose alignment is below 4 never puts a word access across two slots or off alignment.
 template <class T>
 struct tile_state_split {
+    using slot = shuffle_words<T>;
     std::uint32_t* flags;
-    T* aggregates;
-    T* prefixes;
+    slot* aggregates;
+    slot* prefixes;
     std::int64_t tiles;
 
     static constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
     static constexpr std::size_t status_bytes(std::int64_t tiles) { return round16(tiles * 4); }
     static constexpr std::size_t value_bytes(std::int64_t tiles) {
-        return 2 * round16(tiles * sizeof(T));
+        return 2 * round16(tiles * sizeof(slot));
     }
     static tile_state_split make(void* status, void* values, std::int64_t tiles) {
-        auto* a = static_cast<T*>(values);
-        auto* p = reinterpret_cast<T*>(static_cast<char*>(values) + round16(tiles * sizeof(T)));
+        auto* a = static_cast<slot*>(values);
+        auto* p = reinterpret_cast<slot*>(static_cast<char*>(values) + round16(tiles * sizeof(slot)));
         return tile_state_split{static_cast<std::uint32_t*>(status), a, p, tiles};
     }
 
     __device__ void publish(std::int64_t tile, std::uint32_t status, const T& v) const {
-        (status == status_aggregate ? aggregates : prefixes)[tile] = v;
+        slot s;
+        std::memcpy(s.w, &v, sizeof(T));
+        std::uint32_t* w = (status == status_aggregate ? aggregates : prefixes)[tile].w;
+#pragma unroll
+        for (int i = 0; i < slot::count; ++i) w[i] = s.w[i];
         store_release(flags + tile, status);
     }
     /// Reads the status only (the spin); read_value once it is valid.
     __device__ std::uint32_t read(std::int64_t tile, T&) const { return load_relaxed(flags + tile); }
     __device__ T read_value(std::int64_t tile, std::uint32_t status) const {
-        return load_value_relaxed((status == status_aggregate ? aggregates : prefixes) + tile);
+        const std::uint32_t* w = (status == status_aggregate ? aggregates : prefixes)[tile].w;
+        slot s;
+#pragma unroll
+        for (int i = 0; i < slot::count; ++i) s.w[i] = load_relaxed(w + i);
+        reg_array<T, 1> r;
+        std::memcpy(&r[0], s.w, sizeof(T));
+        return r[0];
     }
 };
 
