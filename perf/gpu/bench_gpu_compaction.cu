@@ -363,24 +363,25 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         const double copy_us = t.median_us([&] {
             ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
         });
-        tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8 (default)", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 32, 10>>("128 x 32, 10 (default)", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8", b, lg, s, copy_us);
+        tune_one<compaction_tuning<128, 32, 12>>("128 x 32, 12", b, lg, s, copy_us);
         tune_one<compaction_tuning<128, 32, 1>>("128 x 32, free", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 32, 10>>("128 x 32, 10", b, lg, s, copy_us);
         tune_one<compaction_tuning<128, 16, 8>>("128 x 16, 8", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 16, 12>>("128 x 16, 12", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 16, 16>>("128 x 16, 16", b, lg, s, copy_us);
         tune_one<compaction_tuning<128, 24, 8>>("128 x 24, 8", b, lg, s, copy_us);
         tune_one<compaction_tuning<256, 16, 4>>("256 x 16, 4", b, lg, s, copy_us);
         tune_one<compaction_tuning<256, 24, 3>>("256 x 24, 3", b, lg, s, copy_us);
         tune_one<compaction_tuning<384, 16, 2>>("384 x 16, 2", b, lg, s, copy_us);
         tune_one<compaction_tuning<64, 32, 16>>("64 x 32, 16", b, lg, s, copy_us);
         using sweep::detail::cuda::compaction_bulk_tuning;
-        tune_bulk<compaction_bulk_tuning<128, 16384, 12>>("bulk 128 x 16K, 12 (default)", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<128, 16384, 1>>("bulk 128 x 16K, free", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 24576, 8>>("bulk 128 x 24K, 8 (default)", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 16384, 12>>("bulk 128 x 16K, 12", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 32768, 6>>("bulk 128 x 32K, 6", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 40960, 5>>("bulk 128 x 40K, 5", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 40960, 5>>("bulk 256 x 40K, 5", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 24576, 8>>("bulk 256 x 24K, 8", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<128, 8192, 16>>("bulk 128 x 8K, 16", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<128, 24576, 8>>("bulk 128 x 24K, 8", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 32768, 6>>("bulk 256 x 32K, 6", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<64, 8192, 24>>("bulk 64 x 8K, 24", b, lg, s, copy_us);
     }
 }
 

@@ -265,6 +265,9 @@ int main(int argc, char** argv) {
             bulk<std::int32_t, 64, 8 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
             bulk<std::int32_t, 256, 16 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
             bulk<std::int32_t, 128, 32 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 128, 24 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 128, 20 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int32_t, 192, 24 * 1024>("int32", b.in, b.out, n, b.copy_us, s);
             bulk<std::int32_t, 128, 16 * 1024, false, 128>("int32", b.in, b.out, n, b.copy_us, s);
             bulk<std::int32_t, 256, 32 * 1024, false, 128>("int32", b.in, b.out, n, b.copy_us, s);
         }
@@ -276,6 +279,8 @@ int main(int argc, char** argv) {
             bulk<std::int64_t, 64, 8 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
             bulk<std::int64_t, 256, 16 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
             bulk<std::int64_t, 128, 32 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int64_t, 128, 24 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
+            bulk<std::int64_t, 128, 20 * 1024>("int64", b.in, b.out, n, b.copy_us, s);
             bulk<std::int64_t, 128, 16 * 1024, false, 128>("int64", b.in, b.out, n, b.copy_us, s);
         }
         cudaStreamDestroy(s);

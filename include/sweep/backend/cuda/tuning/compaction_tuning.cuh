@@ -38,7 +38,10 @@ struct default_compaction_tuning_for {
 // 8 KB tiles for 1-byte values, 16 KB for the others.
 template <> struct default_compaction_tuning_for<1> { using type = compaction_tuning<128, 16, 8>; };
 template <> struct default_compaction_tuning_for<2> { using type = compaction_tuning<128, 32, 8>; };
-template <> struct default_compaction_tuning_for<4> { using type = compaction_tuning<128, 32, 8>; };
+// 4-byte values: min blocks 10 (48 registers, no spill) instead of 8 (64): partition_copy int32
+// 50% at 2^28 821 us vs 833, 2^24 70.8 vs 71.4; copy_if 701 vs 737 (register path; `tuning` mode
+// of perf/gpu/bench_gpu_compaction.cu, perf/results/gpu-session5-compaction-tune-2026-11-21.md).
+template <> struct default_compaction_tuning_for<4> { using type = compaction_tuning<128, 32, 10>; };
 template <> struct default_compaction_tuning_for<8> { using type = compaction_tuning<128, 16, 8>; };
 
 template <class T>
@@ -63,6 +66,14 @@ struct default_compaction_bulk_tuning_for {
 };
 // 1-byte values: 16 elements a lane and round; capped at 40 registers ptxas spilled 32 bytes
 // (sm_90, CUDA 13.0), at 48 (10 blocks an SM) it does not.
+// 4-byte values: 24 KB tiles (8 blocks an SM by the cap, 9 by shared memory): fewer tiles, fewer
+// look-back waits per byte. copy_if int32 50% at 2^28 642 us vs 688 for 16 KB, 2^26 174 vs 190,
+// 2^24 59.0 vs 62.7; 256 x 32 KB was 652 / 179 / 63.3, 8 KB tiles 862 / 233 / 75.8
+// (perf/results/gpu-session5-compaction-tune-2026-11-21.md). ncu at 2^26 (16 KB tiles): 42% of
+// the stall cycles were warps waiting at a barrier while warp 0 looked back.
+template <> struct default_compaction_bulk_tuning_for<4> {
+    using type = compaction_bulk_tuning<128, 24 * 1024, 8>;
+};
 template <> struct default_compaction_bulk_tuning_for<1> {
     using type = compaction_bulk_tuning<128, 16 * 1024, 10>;
 };
