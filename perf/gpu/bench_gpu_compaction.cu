@@ -339,9 +339,10 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
     });
     using agent = compaction_bulk_agent<BulkTuning, in_t, in_t, std::int32_t*, std::int32_t*, pred_t>;
     cudaFuncAttributes attr{};
-    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel<agent>), "attributes");
+    // (Stages = 2: the pipelined kernel; run_compaction has raised its shared-memory limit.)
+    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel_for<agent>()), "attributes");
     int per_sm = 0;
-    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel<agent>,
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel_for<agent>(),
                                                      agent::threads, agent::smem_bytes),
        "occupancy");
     const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
@@ -381,6 +382,13 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         tune_bulk<compaction_bulk_tuning<128, 24576, 8>>("bulk 128 x 24K, 8", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 32768, 6>>("bulk 256 x 32K, 6", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<64, 8192, 24>>("bulk 64 x 8K, 24", b, lg, s, copy_us);
+        // Two tile buffers a block, the next tile's copy overlapping the current look-back
+        // (compaction_bulk_pipelined_kernel); shared memory 2 x tile: 6, 4, 8 blocks an SM.
+        tune_bulk<compaction_bulk_tuning<128, 16384, 6, 2>>("bulk 2-stage 128 x 16K, 6", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 24576, 4, 2>>("bulk 2-stage 128 x 24K, 4", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 12288, 8, 2>>("bulk 2-stage 128 x 12K, 8", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 16384, 6, 2>>("bulk 2-stage 256 x 16K, 6", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 24576, 4, 2>>("bulk 2-stage 256 x 24K, 4", b, lg, s, copy_us);
     }
 }
 

@@ -64,6 +64,7 @@ struct compaction_bulk_agent {
     static constexpr int flags = rows * per_word;                // elements a lane, a round (<= 16)
 
     static constexpr int threads = Tuning::threads;
+    static constexpr int stages = Tuning::stages;  // tile buffers a block (1 or 2)
     static constexpr int warps = threads / warp_threads;
     static constexpr int tile_bytes = Tuning::tile_bytes;
     static constexpr int warp_bytes = tile_bytes / warps;
@@ -73,22 +74,22 @@ struct compaction_bulk_agent {
     static_assert(threads % warp_threads == 0 && warp_bytes % round_bytes == 0 && rounds >= 1,
                   "compaction_bulk_tuning: TileBytes must be a multiple of 512 * Threads / 32");
     static_assert(flags <= 32);
+    static_assert(stages == 1 || stages == 2, "compaction_bulk_tuning: Stages is 1 or 2");
 
     struct header {
-        alignas(16) std::uint64_t bar;
-        std::int64_t tile;
-        std::int64_t order;   // the ticket: the look-back's index
+        alignas(16) std::uint64_t bar[stages];  // one per tile buffer
+        std::int64_t order[stages];  // the ticket of the tile in each buffer: the look-back's index
         std::int64_t prefix;  // kept elements before the tile (warp 0's look-back)
         int warp_counts[warps];
         unsigned short round_counts[warps][rounds];  // kept elements of each round (<= 512)
     };
     static constexpr int header_bytes = (static_cast<int>(sizeof(header)) + 127) / 128 * 128;
     /// Dynamic shared memory a block needs.
-    static constexpr int smem_bytes = header_bytes + tile_bytes;
+    static constexpr int smem_bytes = header_bytes + stages * tile_bytes;
 
     const params& p;
     header& h;
-    unsigned char* data;  // the tile, tile_bytes
+    unsigned char* data;  // the tile buffers, stages x tile_bytes
     Pred pred;            // a copy, so that predicates with a non-const operator() work too
     int tid, lane, warp;
 
@@ -99,20 +100,23 @@ struct compaction_bulk_agent {
 
     __device__ bool is_full(std::int64_t tile) const { return p.n - tile * tile_items >= tile_items; }
 
-    /// Thread 0: arm the barrier and start copying full tile `tile` in (phase 0 of the barrier
-    /// completes when it has landed). The barrier must be initialized and fenced before.
-    __device__ void start_copy(std::int64_t tile) {
-        bulk::arrive_expect(&h.bar, static_cast<unsigned>(tile_bytes));
-        bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
-                             &h.bar);
+    __device__ unsigned char* buffer(int b) const { return data + b * tile_bytes; }
+
+    /// Thread 0: arm buffer b's barrier and start copying full tile `tile` into buffer b (the
+    /// barrier's current phase completes when it has landed). The barrier must be initialized and
+    /// fenced before, and nothing may still read or write the buffer (see the kernels).
+    __device__ void start_copy(std::int64_t tile, int b = 0) {
+        bulk::arrive_expect(&h.bar[b], static_cast<unsigned>(tile_bytes));
+        bulk::copy_to_shared(buffer(b), p.in + tile * tile_items,
+                             static_cast<unsigned>(tile_bytes), &h.bar[b]);
     }
 
-    /// The last, partial tile: element by element (coalesced). Slots past the end stay as they
-    /// are; the predicate is never applied to them.
-    __device__ void load_partial(std::int64_t tile) {
+    /// The last, partial tile into buffer b: element by element (coalesced). Slots past the end
+    /// stay as they are; the predicate is never applied to them.
+    __device__ void load_partial(std::int64_t tile, int b = 0) {
         const std::int64_t base = tile * tile_items;
         const int len = static_cast<int>(p.n - base);
-        auto* s = reinterpret_cast<value_type*>(data);
+        auto* s = reinterpret_cast<value_type*>(buffer(b));
         for (int i = tid; i < len; i += threads) s[i] = p.in[base + i];
     }
 
@@ -128,8 +132,8 @@ struct compaction_bulk_agent {
         return v[0];
     }
 
-    /// Compacts tile `tile`, whose data is in shared memory (barrier waited on, or load_partial
-    /// done and the block synchronized). Prefix: count_lookback (count_prefix.cuh), used by warp
+    /// Compacts tile `tile`, whose data is in shared memory buffer b (barrier waited on, or
+    /// load_partial done and the block synchronized). Prefix: count_lookback (count_prefix.cuh), used by warp
     /// 0 with the look-back index `order` (the tile's ticket).
     ///
     /// Forward (order == tile): the count is the tile's kept elements and the prefix P the kept
@@ -142,14 +146,15 @@ struct compaction_bulk_agent {
     /// tile in look-back order (kept from the front, or rejected from the back).
     template <class Prefix>
     __device__ std::int64_t run_tile(std::int64_t tile, std::int64_t order, bool mirror,
-                                     Prefix& prefix) {
+                                     Prefix& prefix, int b = 0) {
+        unsigned char* const tile_data = buffer(b);
         const std::int64_t base = tile * tile_items;
         const std::int64_t left = p.n - base;
         const int len = left < tile_items ? static_cast<int>(left) : static_cast<int>(tile_items);
         const bool full = len == tile_items;
         const bool split = p.split;
         const unsigned lanes_before = (1u << lane) - 1u;
-        auto* s = reinterpret_cast<value_type*>(data);
+        auto* s = reinterpret_cast<value_type*>(tile_data);
 
         // ---- place: each round permuted in place, kept first --------------------------------
         int warp_kept = 0;
@@ -158,7 +163,7 @@ struct compaction_bulk_agent {
             const int round_first = warp * warp_items + r * round_items;  // tile index
             if (round_first >= len) break;  // the last tile: nothing here or after (the store
                                             // loop stops at the same round)
-            const auto* words = reinterpret_cast<const word_t*>(data + warp * warp_bytes +
+            const auto* words = reinterpret_cast<const word_t*>(tile_data + warp * warp_bytes +
                                                                 r * round_bytes);
             word_t w[rows];
 #pragma unroll

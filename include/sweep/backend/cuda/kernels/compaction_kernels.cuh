@@ -61,20 +61,19 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     wait_for_reset();  // before the ticket, any tile state and the direction
     const bool mirror = p.direction != nullptr && *p.direction != 0;  // uniform
     if (threadIdx.x == 0) {
-        bulk::init(&agent.h.bar);
+        bulk::init(&agent.h.bar[0]);
         bulk::fence_init();
         // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
         const std::int64_t order = atomicAdd(ticket, 1u);
         const std::int64_t tile = mirror ? tiles - 1 - order : order;
         if (agent.is_full(tile)) agent.start_copy(tile);
-        agent.h.tile = tile;
-        agent.h.order = order;
+        agent.h.order[0] = order;
     }
     __syncthreads();
-    const std::int64_t tile = agent.h.tile;
-    const std::int64_t order = agent.h.order;
+    const std::int64_t order = agent.h.order[0];
+    const std::int64_t tile = mirror ? tiles - 1 - order : order;
     if (agent.is_full(tile)) {
-        bulk::wait(&agent.h.bar, 0);
+        bulk::wait(&agent.h.bar[0], 0);
     } else {
         agent.load_partial(tile);
         __syncthreads();
@@ -83,6 +82,84 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     const std::int64_t total = agent.run_tile(tile, order, mirror, prefix);
     if (threadIdx.x == 0 && order == tiles - 1)
         *p.total = mirror ? (p.n - total) | compaction_mirrored_bit : total;
+}
+
+/// The shared-memory tile path with two tile buffers (compaction_bulk_tuning's Stages = 2): a
+/// grid of at most the resident blocks, each looping over tickets. While a block works on the
+/// tile in buffer b (place, count, look-back wait, store), the copy engine brings its next tile
+/// (the next ticket) into buffer b ^ 1, so that the look-back wait and the barriers overlap a
+/// load instead of idling the block. Otherwise as compaction_bulk_kernel (ticket order, mirrored
+/// in-place pass, the last ticket writes the count).
+///
+/// The protocol, per iteration (tile t in buffer b, its ticket read from h.order[b]):
+///   1. thread 0 takes the next ticket into h.order[b ^ 1] and, when its tile is full, arms
+///      bar[b ^ 1] and starts the copy into buffer b ^ 1. Buffer b ^ 1 is free: its last tile's
+///      stores (generic reads and the in-place permutation's writes) ended before the barrier that
+///      closed the previous iteration, each thread having issued fence.proxy.async before it, so
+///      that they are ordered before the copy engine's writes (the async proxy). h.order[b ^ 1]
+///      was last read right after that barrier, before run_tile's barriers of the previous tile.
+///   2. wait for bar[b] (the phase parity kept per buffer: it flips each time that buffer's
+///      barrier completes; a partial tile is loaded by the threads and arms nothing).
+///   3. run_tile(t) -- two barriers inside; warp 0 looks back while the copy of step 1 lands.
+///   4. fence.proxy.async.shared::cta, barrier: buffer b and the header are free, h.order[b ^ 1]
+///      is visible to every thread.
+/// Forward progress: a block holds at most two tickets, t < t', and finishes t before t'; the
+/// lowest unfinished ticket waits only on finished ones, so it finishes, and by induction all do
+/// (as scan_lookback_pipelined_kernel). Every copy a block starts is for a ticket below `tiles`,
+/// which it then waits for: no copy outlives the block. Each block takes one ticket past the
+/// last tile (grid + tiles < 2^32: tiles < 2^31, checked by the dispatch layer).
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
+    compaction_bulk_pipelined_kernel(const typename Agent::params p, const count_tile_state state,
+                                     unsigned int* ticket, std::int64_t tiles) {
+    static_assert(Agent::stages == 2);
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    Agent agent(p, dynamic_smem);
+    wait_for_reset();  // before the ticket, any tile state and the direction
+    const bool mirror = p.direction != nullptr && *p.direction != 0;  // uniform
+    // Thread 0: the next ticket into h.order[b]; its tile, when full, copied into buffer b.
+    const auto take = [&](int b) {
+        // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
+        const std::int64_t order = atomicAdd(ticket, 1u);
+        agent.h.order[b] = order;
+        if (order < tiles) {
+            const std::int64_t tile = mirror ? tiles - 1 - order : order;
+            if (agent.is_full(tile)) agent.start_copy(tile, b);
+        }
+    };
+    if (threadIdx.x == 0) {
+        bulk::init(&agent.h.bar[0]);
+        bulk::init(&agent.h.bar[1]);
+        bulk::fence_init();
+        take(0);
+    }
+    __syncthreads();
+    count_lookback<count_tile_state> prefix{state, p.fenced};
+    unsigned parity = 0;  // bit b: the phase of bar[b] to wait for next
+    int b = 0;
+    std::int64_t order = agent.h.order[0];
+    while (order < tiles) {
+        const std::int64_t tile = mirror ? tiles - 1 - order : order;
+        if (threadIdx.x == 0) take(b ^ 1);
+        if (agent.is_full(tile)) {
+            bulk::wait(&agent.h.bar[b], (parity >> b) & 1u);
+            parity ^= 1u << b;
+        } else {
+            agent.load_partial(tile, b);
+            __syncthreads();
+        }
+        const std::int64_t total = agent.run_tile(tile, order, mirror, prefix, b);
+        if (threadIdx.x == 0 && order == tiles - 1)
+            *p.total = mirror ? (p.n - total) | compaction_mirrored_bit : total;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        // This thread's generic accesses of buffer b (reads, the in-place permutation's writes)
+        // before the copy engine's writes into it, which step 1 of the next iteration starts.
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+        __syncthreads();
+        b ^= 1;
+        order = agent.h.order[b];
+    }
 }
 
 /// The tile-state reset of an in-place pass on the shared-memory path (vectors 16-byte vectors
