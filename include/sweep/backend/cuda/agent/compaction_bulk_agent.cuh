@@ -15,16 +15,24 @@
 //
 //   place   per round: read the round's words (registers), predicate, one ballot per word element
 //           gives every element its rank among the round's kept ones; __syncwarp; write the round
-//           back permuted in place: kept elements in order at the round's start, the rejected
-//           ones (partition_copy, in place) in order after them. Only the round itself is
-//           written, and it has been read entirely: no hazard. Consecutive kept elements of a row
+//           back permuted in place. Split (partition_copy, in place): kept elements in order at
+//           the round's start, the rejected ones in order after them; only the round itself is
+//           written, and it has been read entirely. Not split (copy_if): kept elements packed
+//           after the warp's kept ones of the earlier rounds, at the warp's start; a slot (the
+//           warp's kept elements before the element) is never past the element's own index, so
+//           only this round and earlier ones are written. Consecutive kept elements of a row
 //           land in consecutive slots (no bank conflicts).
 //   count   round counts -> warp counts -> tile count (barrier)
 //   prefix  warp 0 publishes the count and looks back (count_prefix.cuh), as the register agent
-//   store   each warp stores its rounds: the kept run of round r to out_true at (tile prefix +
-//           kept before the round), the rejected run to out_false likewise; consecutive lanes,
-//           consecutive addresses.
+//   store   split: each warp stores its rounds, the kept run of round r to out_true at (tile
+//           prefix + kept before the round), the rejected run to out_false likewise. Not split:
+//           each warp stores its one packed kept run, 128 elements a step, so that the work
+//           follows the kept count rather than the tile size. Consecutive lanes, consecutive
+//           addresses.
 // Stable: rounds, rows, lanes and word elements are walked in input order.
+//
+// Tuning::stages = 2: two tile buffers, the next tile's copy overlapping this one's work and
+// look-back (kernels/compaction_kernels.cuh, compaction_bulk_pipelined_kernel).
 #pragma once
 
 #include <cstdint>
@@ -132,7 +140,7 @@ struct compaction_bulk_agent {
         return v[0];
     }
 
-    /// Compacts tile `tile`, whose data is in shared memory buffer b (barrier waited on, or
+    /// Compacts tile `tile`, whose data is in shared memory buffer buf (barrier waited on, or
     /// load_partial done and the block synchronized). Prefix: count_lookback (count_prefix.cuh), used by warp
     /// 0 with the look-back index `order` (the tile's ticket).
     ///
@@ -146,8 +154,8 @@ struct compaction_bulk_agent {
     /// tile in look-back order (kept from the front, or rejected from the back).
     template <class Prefix>
     __device__ std::int64_t run_tile(std::int64_t tile, std::int64_t order, bool mirror,
-                                     Prefix& prefix, int b = 0) {
-        unsigned char* const tile_data = buffer(b);
+                                     Prefix& prefix, int buf = 0) {
+        unsigned char* const tile_data = buffer(buf);
         const std::int64_t base = tile * tile_items;
         const std::int64_t left = p.n - base;
         const int len = left < tile_items ? static_cast<int>(left) : static_cast<int>(tile_items);
@@ -157,7 +165,12 @@ struct compaction_bulk_agent {
         auto* s = reinterpret_cast<value_type*>(tile_data);
 
         // ---- place: each round permuted in place, kept first --------------------------------
+        // split: kept then rejected in each round's own slots. Not split (copy_if): the kept
+        // ones packed at the warp's start, after the warp's kept ones so far; an element's slot,
+        // the warp's kept elements before it, is at most its own index, so every slot written
+        // lies in this round (read entirely, before the __syncwarp) or in an earlier one.
         int warp_kept = 0;
+        value_type* const warp_s = s + warp * warp_items;
 #pragma unroll 1
         for (int r = 0; r < rounds; ++r) {
             const int round_first = warp * warp_items + r * round_items;  // tile index
@@ -170,14 +183,13 @@ struct compaction_bulk_agent {
             for (int c = 0; c < rows; ++c) w[c] = words[c * warp_threads + lane];
             // Element (c, e) of this lane is round index (c * 32 + lane) * per_word + e.
             const int mine_left = len - round_first - lane * per_word;  // only c = 0's offset
-            unsigned f = 0;  // bit c * per_word + e: kept
+            bool f[rows][per_word];  // kept (predicates, not bits packed and unpacked again)
 #pragma unroll
             for (int c = 0; c < rows; ++c)
 #pragma unroll
                 for (int e = 0; e < per_word; ++e)
-                    if (full || c * warp_threads * per_word + e < mine_left)
-                        f |= static_cast<unsigned>(static_cast<bool>(pred(element(w[c], e))))
-                             << (c * per_word + e);
+                    f[c][e] = (full || c * warp_threads * per_word + e < mine_left) &&
+                              static_cast<bool>(pred(element(w[c], e)));
             int before[rows];  // kept of this round before this lane's word of row c
             int round_kept = 0;
 #pragma unroll
@@ -185,7 +197,7 @@ struct compaction_bulk_agent {
                 int below = 0, all = 0;
 #pragma unroll
                 for (int e = 0; e < per_word; ++e) {
-                    const unsigned b = __ballot_sync(full_mask, (f >> (c * per_word + e)) & 1u);
+                    const unsigned b = __ballot_sync(full_mask, f[c][e]);
                     below += __popc(b & lanes_before);
                     all += __popc(b);
                 }
@@ -193,14 +205,14 @@ struct compaction_bulk_agent {
                 round_kept += all;
             }
             __syncwarp();  // every lane has read the round before any lane writes into it
-            value_type* const out = s + round_first;
+            value_type* const out = split ? s + round_first : warp_s + warp_kept;
 #pragma unroll
             for (int c = 0; c < rows; ++c) {
                 int rank = before[c];
 #pragma unroll
                 for (int e = 0; e < per_word; ++e) {
                     const int i = (c * warp_threads + lane) * per_word + e;  // round index
-                    if ((f >> (c * per_word + e)) & 1u) {
+                    if (f[c][e]) {
                         out[rank] = element(w[c], e);
                         ++rank;
                     } else if (split) {
@@ -210,7 +222,8 @@ struct compaction_bulk_agent {
                     }
                 }
             }
-            if (lane == 0) h.round_counts[warp][r] = static_cast<unsigned short>(round_kept);
+            if (split && lane == 0)
+                h.round_counts[warp][r] = static_cast<unsigned short>(round_kept);
             warp_kept += round_kept;
         }
         if (lane == 0) h.warp_counts[warp] = warp_kept;
@@ -248,44 +261,70 @@ struct compaction_bulk_agent {
             const std::int64_t rejected_at = mirror
                                                  ? p.n - before - (len - kept) + warp_rejected_before
                                                  : base - before + warp_rejected_before;
-            store_rounds((mirror ? p.out_false : p.out_true) + kept_at,
-                         (mirror ? p.out_true : p.out_false) + rejected_at, len, split, s);
+            if (split)
+                store_rounds((mirror ? p.out_false : p.out_true) + kept_at,
+                             (mirror ? p.out_true : p.out_false) + rejected_at, len, s);
+            else
+                store_run(p.out_true + kept_at, warp_kept, warp_s);
         } else {
-            store_rounds(p.out_true + (before + warp_before),
-                         p.out_false + (base - before + warp_rejected_before), len, split, s);
+            if (split)
+                store_rounds(p.out_true + (before + warp_before),
+                             p.out_false + (base - before + warp_rejected_before), len, s);
+            else
+                store_run(p.out_true + (before + warp_before), warp_kept, warp_s);
         }
         return before + counted;
     }
 
-    /// This warp's rounds: the kept run of each to out_kept, the rejected run (split) to
+    /// This warp's rounds (split): the kept run of each to out_kept, the rejected run to
     /// out_rejected, both advancing; lane j stores elements j, j + 32, ... of a run.
     template <class OutK, class OutR>
     __device__ __forceinline__ void store_rounds(OutK out_kept, OutR out_rejected, int len,
-                                                 bool split, const value_type* s) const {
+                                                 const value_type* s) const {
 #pragma unroll 1
         for (int r = 0; r < rounds; ++r) {
             const int round_first = warp * warp_items + r * round_items;
             const int valid = len - round_first < round_items ? len - round_first : round_items;
             if (valid <= 0) break;
             const int rk = h.round_counts[warp][r];
-            const value_type* const src = s + round_first;
-            if (split) {
+            // Lane-offset bases, so that the unrolled accesses below differ by constants.
+            const value_type* const src = s + round_first + lane;
+            OutK ok = out_kept + lane;
+            OutR orj = out_rejected + (lane - rk);
 #pragma unroll
-                for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
-                    const int k = k0 + lane;
-                    if (k < rk) out_kept[k] = src[k];
-                    else if (k < valid) out_rejected[k - rk] = src[k];
-                }
-            } else {
-#pragma unroll
-                for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
-                    const int k = k0 + lane;
-                    if (k < rk) out_kept[k] = src[k];
-                }
+            for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
+                const int k = k0 + lane;
+                if (k < rk) ok[k0] = src[k0];
+                else if (k < valid) orj[k0] = src[k0];
             }
             out_kept += rk;
             out_rejected += valid - rk;
         }
+    }
+
+    /// This warp's kept elements (not split), packed at src = the warp's slots: count of them to
+    /// out, lane j storing elements j, j + 32, ...; 4 x 32 a step, then the rest. The work follows
+    /// the kept count, not the tile size, and the warp's output is one run.
+    template <class OutK>
+    __device__ __forceinline__ void store_run(OutK out, int count, const value_type* src) const {
+        constexpr int step = 4 * warp_threads;
+        out += lane;
+        src += lane;
+        int k0 = 0;  // the same in every lane: the loop does not diverge
+#pragma unroll 1
+        for (; k0 + step <= count; k0 += step) {
+            value_type v[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) v[u] = src[u * warp_threads];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) out[u * warp_threads] = v[u];
+            out += step;
+            src += step;
+        }
+        const int left = count - k0 - lane;  // from this lane's next element on, < step
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            if (u * warp_threads < left) out[u * warp_threads] = src[u * warp_threads];
     }
 };
 
