@@ -21,7 +21,9 @@
 // Usage: sweep_perf_gpu_compaction [max_log2 = 28] [min_log2 = 24] [what = all]
 //   what: copy_if | partition_copy | partition | stable_partition | tuning | all
 //   tuning: copy_if and partition_copy at 50 % through several tile geometries of both paths
-//   (tuning/compaction_tuning.cuh), sweep only.
+//   (tuning/compaction_tuning.cuh), sweep only; the shared-memory rows also time the in-place
+//   pass, and check all three against the host at the smallest size (column "check"). The rows
+//   "bulk 2-stage" are compaction_bulk_pipelined_kernel (two tile buffers a block).
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/copy.h>
@@ -308,10 +310,12 @@ void tune_one(const char* name, buffers& b, int lg, cudaStream_t s, double copy_
     const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
     const double sel = double(n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100;
     const double part = double(2 * n) * 4 / part_us * 1e-3 / copy_gbs * 100;
-    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% |\n", name, lg,
-                agent::tile_items, attr.numRegs, per_sm, sel_us, sel, part_us, part);
+    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% | - | - | - |\n",
+                name, lg, agent::tile_items, attr.numRegs, per_sm, sel_us, sel, part_us, part);
     std::fflush(stdout);
 }
+
+int check_lg = 0;  // tune_bulk checks its outputs at this size
 
 /// The shared-memory path with tile geometry BulkTuning (the register tuning is the default; it
 /// serves only the single-block sizes, none here).
@@ -332,11 +336,38 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
             "copy_if", in, in, true, b.out, b.out, false, false, n, pred, s, alloc,
             compaction_path::bulk);
     });
+    // Checked against the host at the smallest size (host copies of 2^28 would take seconds).
+    const bool check = lg == check_lg;
+    std::vector<std::int32_t> want_t, want_f;
+    bool same = true;
+    if (check) {
+        const auto h = host(b.in, n);
+        for (const std::int32_t x : h) (pred(x) ? want_t : want_f).push_back(x);
+        same = kept == static_cast<std::int64_t>(want_t.size()) && host(b.out, kept) == want_t;
+    }
     const double part_us = t.median_us([&] {
         run_compaction<reg_t, in_t, in_t, std::int32_t*, std::int32_t*, pred_t, BulkTuning>(
             "partition_copy", in, in, true, b.out, b.out2, true, false, n, pred, s, alloc,
             compaction_path::bulk);
     });
+    if (check)
+        same = same && host(b.out, kept) == want_t && host(b.out2, n - kept) == want_f;
+    // The in-place pass (stable_partition; mirrored below half kept, forward here at 50 %).
+    const auto restore = [&] {
+        ok(cudaMemcpyAsync(b.out, b.pristine, n * 4, cudaMemcpyDeviceToDevice, s), "restore");
+    };
+    const double inplace_us = t.median_us(
+        [&] {
+            run_partition_in_place<reg_t, in_t, std::int32_t*, pred_t, BulkTuning>(
+                "stable_partition", static_cast<in_t>(b.out), b.out, n, pred, s, alloc,
+                compaction_path::bulk);
+        },
+        restore);
+    if (check) {
+        auto all = want_t;
+        all.insert(all.end(), want_f.begin(), want_f.end());
+        same = same && host(b.out, n) == all;
+    }
     using agent = compaction_bulk_agent<BulkTuning, in_t, in_t, std::int32_t*, std::int32_t*, pred_t>;
     cudaFuncAttributes attr{};
     // (Stages = 2: the pipelined kernel; run_compaction has raised its shared-memory limit.)
@@ -348,16 +379,20 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
     const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
     const double sel = double(n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100;
     const double part = double(2 * n) * 4 / part_us * 1e-3 / copy_gbs * 100;
-    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% |\n", name, lg,
-                static_cast<int>(agent::tile_items), attr.numRegs, per_sm, sel_us, sel, part_us, part);
+    const double inplace = double(2 * n) * 4 / inplace_us * 1e-3 / copy_gbs * 100;
+    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %s |\n",
+                name, lg, static_cast<int>(agent::tile_items), attr.numRegs, per_sm, sel_us, sel,
+                part_us, part, inplace_us, inplace, !check ? "-" : same ? "ok" : "MISMATCH");
     std::fflush(stdout);
 }
 
 void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
     using sweep::detail::cuda::compaction_tuning;
-    std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy); register path, then bulk\n\n");
-    std::printf("| threads x rounds, min blocks | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  |\n");
-    std::printf("|-----------------------------|------|------|-----|----|-----------|--------|-----------|--------|\n");
+    std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy; bulk rows also the in-place\n"
+                "pass, and at 2^%d a check of all three against the host); register path, then bulk\n\n", lo);
+    check_lg = lo;
+    std::printf("| threads x rounds, min blocks | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  | in-place us | %%copy | check |\n");
+    std::printf("|-----------------------------|------|------|-----|----|-----------|--------|-----------|--------|-----------|--------|-------|\n");
     timer t(s);
     for (int lg = lo; lg <= hi; lg += 2) {
         const std::int64_t n = std::int64_t{1} << lg;

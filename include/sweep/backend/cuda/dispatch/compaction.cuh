@@ -204,7 +204,9 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
 /// kept): rejected -> the range's back, kept -> temp[n - k, n), copied to range[0, k). `in` reads
 /// the range (a const pointer for raw pointers), `first` writes it. Why the pass is race-free:
 /// count_prefix.cuh and docs/compaction.md.
-template <class Tuning, class In, class It, class Pred>
+/// BulkTuning: the shared-memory path's tile geometry (the benchmark's `tuning` mode varies it).
+template <class Tuning, class In, class It, class Pred,
+          class BulkTuning = default_compaction_bulk_tuning<compaction_value_t<In>>>
 std::int64_t run_partition_in_place(const char* name, In in, It first, std::int64_t n, Pred pred,
                                     stream_t s, const temp_allocator& alloc,
                                     compaction_path path = compaction_path::automatic) {
@@ -213,8 +215,8 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
     temp_buffer rejected(alloc, static_cast<std::size_t>(n) * sizeof(T), s);
     T* const r = static_cast<T*>(rejected.get());
     bool mirrored = false;
-    const std::int64_t kept = run_compaction<Tuning>(name, in, in, true, first, r, true, true, n,
-                                                     pred, s, alloc, path, &mirrored);
+    const std::int64_t kept = run_compaction<Tuning, In, In, It, T*, Pred, BulkTuning>(
+        name, in, in, true, first, r, true, true, n, pred, s, alloc, path, &mirrored);
     // The part in the temporary: [from, from + count) of it goes to range[to, to + count).
     const std::int64_t count = mirrored ? kept : n - kept;
     const std::int64_t from = mirrored ? n - kept : 0;
