@@ -3,12 +3,5 @@
 // values. The 4- and 8-byte values: compaction_variants_wide.cu (split for compile time).
 #include "compaction_variants.hpp"
 
-using namespace sweep_gpu_test;
-
-TEST_CASE("gpu compaction variants: int8", "[gpu][compaction][variants]") {
-    check_all_variants<std::int8_t>(201);
-}
-
-TEST_CASE("gpu compaction variants: int16", "[gpu][compaction][variants]") {
-    check_all_variants<std::uint16_t>(202);
-}
+SWEEP_COMPACTION_VARIANT_CASES(std::int8_t, "int8", 201)
+SWEEP_COMPACTION_VARIANT_CASES(std::uint16_t, "int16", 202)

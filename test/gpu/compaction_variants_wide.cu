@@ -3,12 +3,5 @@
 // values. The 1- and 2-byte values: compaction_variants_narrow.cu (split for compile time).
 #include "compaction_variants.hpp"
 
-using namespace sweep_gpu_test;
-
-TEST_CASE("gpu compaction variants: int32", "[gpu][compaction][variants]") {
-    check_all_variants<std::int32_t>(203);
-}
-
-TEST_CASE("gpu compaction variants: int64", "[gpu][compaction][variants]") {
-    check_all_variants<std::uint64_t>(204);
-}
+SWEEP_COMPACTION_VARIANT_CASES(std::int32_t, "int32", 203)
+SWEEP_COMPACTION_VARIANT_CASES(std::uint64_t, "int64", 204)

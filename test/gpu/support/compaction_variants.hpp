@@ -159,13 +159,20 @@ using stage2_128_12k = cuv::compaction_bulk_tuning<128, 12 * 1024, 8, 2>;
 using stage2_256_16k = cuv::compaction_bulk_tuning<256, 16 * 1024, 6, 2>;
 using stage2_256_24k = cuv::compaction_bulk_tuning<256, 24 * 1024, 4, 2>;
 
-template <class T>
-void check_all_variants(std::uint64_t salt) {
-    check_variant_sizes<T, stage2_128_16k>(salt * 8 + 0);
-    check_variant_sizes<T, stage2_128_24k>(salt * 8 + 1);
-    check_variant_sizes<T, stage2_128_12k>(salt * 8 + 2);
-    check_variant_sizes<T, stage2_256_16k>(salt * 8 + 3);
-    check_variant_sizes<T, stage2_256_24k>(salt * 8 + 4);
-}
-
 }  // namespace sweep_gpu_test
+
+/// One TEST_CASE per (value type, variant), so that a run (or a sanitizer) can pick one by name,
+/// e.g. "gpu compaction variants: int32, 2-stage 128 x 16K".
+#define SWEEP_COMPACTION_VARIANT_CASE(T, type_name, V, variant_name, salt)                        \
+    TEST_CASE("gpu compaction variants: " type_name ", " variant_name,                           \
+              "[gpu][compaction][variants]") {                                                   \
+        sweep_gpu_test::check_variant_sizes<T, sweep_gpu_test::V>(salt);                        \
+    }
+
+/// The five variants for one value type (salts salt * 8 + 0..4).
+#define SWEEP_COMPACTION_VARIANT_CASES(T, type_name, salt)                                        \
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_128_16k, "2-stage 128 x 16K", salt * 8 + 0) \
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_128_24k, "2-stage 128 x 24K", salt * 8 + 1) \
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_128_12k, "2-stage 128 x 12K", salt * 8 + 2) \
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_256_16k, "2-stage 256 x 16K", salt * 8 + 3) \
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_256_24k, "2-stage 256 x 24K", salt * 8 + 4)
