@@ -52,7 +52,7 @@ template <class T, class Bulk>
 std::vector<std::int64_t> variant_sizes(std::int64_t& many) {
     using agent = variant_agent<T, Bulk>;
     const std::int64_t bt = agent::tile_items;
-    const std::int64_t warp = agent::warp_items;
+    const std::int64_t warp = agent::warp_items;  // a placing warp's segment
     const std::int64_t round = agent::round_items;
     many = (3 * variant_resident_blocks<T, Bulk>() + 2) * bt + 5;
     std::vector<std::int64_t> s;
@@ -165,6 +165,9 @@ using stage2_128_24k = cuv::compaction_bulk_tuning<128, 24 * 1024, 4, 2>;
 using stage2_128_12k = cuv::compaction_bulk_tuning<128, 12 * 1024, 8, 2>;
 using stage2_256_16k = cuv::compaction_bulk_tuning<256, 16 * 1024, 6, 2>;
 using stage2_256_24k = cuv::compaction_bulk_tuning<256, 24 * 1024, 4, 2>;
+using stage3_160_16k = cuv::compaction_bulk_tuning<160, 16 * 1024, 4, 3>;
+using stage3_160_8k = cuv::compaction_bulk_tuning<160, 8 * 1024, 8, 3>;
+using stage3_288_16k = cuv::compaction_bulk_tuning<288, 16 * 1024, 4, 3>;
 
 }  // namespace sweep_gpu_test
 
@@ -176,10 +179,13 @@ using stage2_256_24k = cuv::compaction_bulk_tuning<256, 24 * 1024, 4, 2>;
         sweep_gpu_test::check_variant_sizes<T, sweep_gpu_test::V>(salt);                        \
     }
 
-/// The five variants for one value type (salts salt * 8 + 0..4).
+/// The eight variants for one value type (salts salt * 8 + 0..7).
 #define SWEEP_COMPACTION_VARIANT_CASES(T, type_name, salt)                                        \
     SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_128_16k, "2-stage 128 x 16K", salt * 8 + 0) \
     SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_128_24k, "2-stage 128 x 24K", salt * 8 + 1) \
     SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_128_12k, "2-stage 128 x 12K", salt * 8 + 2) \
     SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_256_16k, "2-stage 256 x 16K", salt * 8 + 3) \
-    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_256_24k, "2-stage 256 x 24K", salt * 8 + 4)
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage2_256_24k, "2-stage 256 x 24K", salt * 8 + 4) \
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage3_160_16k, "3-stage 160 x 16K", salt * 8 + 5) \
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage3_160_8k, "3-stage 160 x 8K", salt * 8 + 6)   \
+    SWEEP_COMPACTION_VARIANT_CASE(T, type_name, stage3_288_16k, "3-stage 288 x 16K", salt * 8 + 7)

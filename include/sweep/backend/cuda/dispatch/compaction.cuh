@@ -47,11 +47,13 @@ bool compaction_aligned(T it, std::size_t alignment) {
 /// cannot). registers: the register path always.
 enum class compaction_path { automatic, registers, bulk };
 
-/// The shared-memory path's kernel for `BulkAgent` (one tile a block, or two tile buffers and a
-/// ticket loop when its tuning has Stages = 2).
+/// The shared-memory path's kernel for `BulkAgent` (one tile a block; a ticket loop over two tile
+/// buffers when its tuning has Stages = 2; over three, with a look-back warp, with Stages = 3).
 template <class BulkAgent>
 constexpr auto compaction_bulk_kernel_for() {
-    if constexpr (BulkAgent::stages >= 2) {
+    if constexpr (BulkAgent::stages == 3) {
+        return &compaction_bulk_lookahead_kernel<BulkAgent>;
+    } else if constexpr (BulkAgent::stages == 2) {
         return &compaction_bulk_pipelined_kernel<BulkAgent>;
     } else {
         return &compaction_bulk_kernel<BulkAgent>;

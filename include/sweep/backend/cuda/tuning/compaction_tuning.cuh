@@ -49,7 +49,10 @@ using default_compaction_tuning = typename default_compaction_tuning_for<sizeof(
 /// block (compaction_bulk_kernel); 2, each block loops over tickets with two tile buffers and
 /// starts copying its next tile in before it works on the current one, so that the copy overlaps
 /// the current tile's look-back wait and barriers (compaction_bulk_pipelined_kernel; shared
-/// memory 2 x TileBytes a block).
+/// memory 2 x TileBytes a block); 3, three tile buffers and a look-back warp: warp 0 places
+/// nothing and resolves tile t's look-back while the other warps place tile t + 1
+/// (compaction_bulk_lookahead_kernel; TileBytes a multiple of 512 x (Threads / 32 - 1), shared
+/// memory 3 x TileBytes). Neither is the default yet (not measured).
 template <int Threads, int TileBytes, int MinBlocks = 1, int Stages = 1>
 struct compaction_bulk_tuning {
     static constexpr int threads = Threads;
