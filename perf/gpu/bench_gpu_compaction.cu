@@ -21,7 +21,10 @@
 // Usage: sweep_perf_gpu_compaction [max_log2 = 28] [min_log2 = 24] [what = all]
 //   what: copy_if | partition_copy | partition | stable_partition | tuning | all
 //   tuning: copy_if and partition_copy at 50 % through several tile geometries of both paths
-//   (tuning/compaction_tuning.cuh), sweep only.
+//   (tuning/compaction_tuning.cuh), sweep only; the shared-memory rows also time the in-place
+//   pass, and check all three against the host at the smallest size (column "check"). The rows
+//   "bulk 2-stage" are compaction_bulk_pipelined_kernel (two tile buffers a block), "bulk
+//   3-stage" compaction_bulk_lookahead_kernel (three buffers, warp 0 only looks back).
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/copy.h>
@@ -308,10 +311,12 @@ void tune_one(const char* name, buffers& b, int lg, cudaStream_t s, double copy_
     const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
     const double sel = double(n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100;
     const double part = double(2 * n) * 4 / part_us * 1e-3 / copy_gbs * 100;
-    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% |\n", name, lg,
-                agent::tile_items, attr.numRegs, per_sm, sel_us, sel, part_us, part);
+    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% | - | - | - |\n",
+                name, lg, agent::tile_items, attr.numRegs, per_sm, sel_us, sel, part_us, part);
     std::fflush(stdout);
 }
+
+int check_lg = 0;  // tune_bulk checks its outputs at this size
 
 /// The shared-memory path with tile geometry BulkTuning (the register tuning is the default; it
 /// serves only the single-block sizes, none here).
@@ -332,31 +337,63 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
             "copy_if", in, in, true, b.out, b.out, false, false, n, pred, s, alloc,
             compaction_path::bulk);
     });
+    // Checked against the host at the smallest size (host copies of 2^28 would take seconds).
+    const bool check = lg == check_lg;
+    std::vector<std::int32_t> want_t, want_f;
+    bool same = true;
+    if (check) {
+        const auto h = host(b.in, n);
+        for (const std::int32_t x : h) (pred(x) ? want_t : want_f).push_back(x);
+        same = kept == static_cast<std::int64_t>(want_t.size()) && host(b.out, kept) == want_t;
+    }
     const double part_us = t.median_us([&] {
         run_compaction<reg_t, in_t, in_t, std::int32_t*, std::int32_t*, pred_t, BulkTuning>(
             "partition_copy", in, in, true, b.out, b.out2, true, false, n, pred, s, alloc,
             compaction_path::bulk);
     });
+    if (check)
+        same = same && host(b.out, kept) == want_t && host(b.out2, n - kept) == want_f;
+    // The in-place pass (stable_partition; mirrored below half kept, forward here at 50 %).
+    const auto restore = [&] {
+        ok(cudaMemcpyAsync(b.out, b.pristine, n * 4, cudaMemcpyDeviceToDevice, s), "restore");
+    };
+    const double inplace_us = t.median_us(
+        [&] {
+            run_partition_in_place<reg_t, in_t, std::int32_t*, pred_t, BulkTuning>(
+                "stable_partition", static_cast<in_t>(b.out), b.out, n, pred, s, alloc,
+                compaction_path::bulk);
+        },
+        restore);
+    if (check) {
+        auto all = want_t;
+        all.insert(all.end(), want_f.begin(), want_f.end());
+        same = same && host(b.out, n) == all;
+    }
     using agent = compaction_bulk_agent<BulkTuning, in_t, in_t, std::int32_t*, std::int32_t*, pred_t>;
     cudaFuncAttributes attr{};
-    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel<agent>), "attributes");
+    // (Stages = 2: the pipelined kernel; run_compaction has raised its shared-memory limit.)
+    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel_for<agent>()), "attributes");
     int per_sm = 0;
-    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel<agent>,
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel_for<agent>(),
                                                      agent::threads, agent::smem_bytes),
        "occupancy");
     const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
     const double sel = double(n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100;
     const double part = double(2 * n) * 4 / part_us * 1e-3 / copy_gbs * 100;
-    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% |\n", name, lg,
-                static_cast<int>(agent::tile_items), attr.numRegs, per_sm, sel_us, sel, part_us, part);
+    const double inplace = double(2 * n) * 4 / inplace_us * 1e-3 / copy_gbs * 100;
+    std::printf("| %-27s | 2^%d | %4d | %3d | %2d | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %s |\n",
+                name, lg, static_cast<int>(agent::tile_items), attr.numRegs, per_sm, sel_us, sel,
+                part_us, part, inplace_us, inplace, !check ? "-" : same ? "ok" : "MISMATCH");
     std::fflush(stdout);
 }
 
 void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
     using sweep::detail::cuda::compaction_tuning;
-    std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy); register path, then bulk\n\n");
-    std::printf("| threads x rounds, min blocks | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  |\n");
-    std::printf("|-----------------------------|------|------|-----|----|-----------|--------|-----------|--------|\n");
+    std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy; bulk rows also the in-place\n"
+                "pass, and at 2^%d a check of all three against the host); register path, then bulk\n\n", lo);
+    check_lg = lo;
+    std::printf("| threads x rounds, min blocks | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  | in-place us | %%copy | check |\n");
+    std::printf("|-----------------------------|------|------|-----|----|-----------|--------|-----------|--------|-----------|--------|-------|\n");
     timer t(s);
     for (int lg = lo; lg <= hi; lg += 2) {
         const std::int64_t n = std::int64_t{1} << lg;
@@ -365,23 +402,24 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         });
         tune_one<compaction_tuning<128, 32, 10>>("128 x 32, 10 (default)", b, lg, s, copy_us);
         tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 32, 12>>("128 x 32, 12", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 32, 1>>("128 x 32, free", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 16, 8>>("128 x 16, 8", b, lg, s, copy_us);
-        tune_one<compaction_tuning<128, 24, 8>>("128 x 24, 8", b, lg, s, copy_us);
-        tune_one<compaction_tuning<256, 16, 4>>("256 x 16, 4", b, lg, s, copy_us);
-        tune_one<compaction_tuning<256, 24, 3>>("256 x 24, 3", b, lg, s, copy_us);
-        tune_one<compaction_tuning<384, 16, 2>>("384 x 16, 2", b, lg, s, copy_us);
-        tune_one<compaction_tuning<64, 32, 16>>("64 x 32, 16", b, lg, s, copy_us);
         using sweep::detail::cuda::compaction_bulk_tuning;
         tune_bulk<compaction_bulk_tuning<128, 24576, 8>>("bulk 128 x 24K, 8 (default)", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<128, 16384, 12>>("bulk 128 x 16K, 12", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<128, 32768, 6>>("bulk 128 x 32K, 6", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<128, 40960, 5>>("bulk 128 x 40K, 5", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 40960, 5>>("bulk 256 x 40K, 5", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 24576, 8>>("bulk 256 x 24K, 8", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<128, 8192, 16>>("bulk 128 x 8K, 16", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 32768, 6>>("bulk 256 x 32K, 6", b, lg, s, copy_us);
+        // Two tile buffers a block, the next tile's copy overlapping the current look-back
+        // (compaction_bulk_pipelined_kernel); shared memory 2 x tile: 6, 4, 8 blocks an SM.
+        tune_bulk<compaction_bulk_tuning<128, 16384, 6, 2>>("bulk 2-stage 128 x 16K, 6", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 24576, 4, 2>>("bulk 2-stage 128 x 24K, 4", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 12288, 8, 2>>("bulk 2-stage 128 x 12K, 8", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 16384, 6, 2>>("bulk 2-stage 256 x 16K, 6", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 24576, 4, 2>>("bulk 2-stage 256 x 24K, 4", b, lg, s, copy_us);
+        // Three tile buffers and a look-back warp: warp 0 resolves tile t while the others place
+        // t + 1 (compaction_bulk_lookahead_kernel); 4, 8, 4 blocks an SM.
+        tune_bulk<compaction_bulk_tuning<160, 16384, 4, 3>>("bulk 3-stage 160 x 16K, 4", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<160, 8192, 8, 3>>("bulk 3-stage 160 x 8K, 8", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<288, 16384, 4, 3>>("bulk 3-stage 288 x 16K, 4", b, lg, s, copy_us);
     }
 }
 

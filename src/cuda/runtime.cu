@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <map>
+#include <tuple>
 #include <set>
 #include <mutex>
 #include <utility>
@@ -126,17 +127,18 @@ void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algori
           algorithm, "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)");
 }
 
-int resident_blocks(const void* kernel, int threads, const char* algorithm) {
+int resident_blocks(const void* kernel, int threads, const char* algorithm, int dynamic_smem) {
     int device = 0;
     check(cudaGetDevice(&device), algorithm, "cudaGetDevice");
     static std::mutex m;
-    static std::map<std::pair<const void*, int>, int> cache;
+    static std::map<std::tuple<const void*, int, int>, int> cache;
     std::lock_guard<std::mutex> lock(m);
-    const auto key = std::make_pair(kernel, device);
+    const auto key = std::make_tuple(kernel, device, dynamic_smem);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
     int per_sm = 0, sms = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), algorithm,
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads,
+                                                        static_cast<std::size_t>(dynamic_smem)),
+          algorithm, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), algorithm,
           "cudaDeviceGetAttribute");
     const int blocks = (per_sm > 0 ? per_sm : 1) * sms;

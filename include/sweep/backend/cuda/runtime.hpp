@@ -40,9 +40,11 @@ memory_kind memory_kind_of(const void* p) noexcept;
 /// could not be had; the result then travels through device memory and a copy.
 std::int64_t* mapped_count_slot();
 
-/// How many blocks of `kernel` (a __global__ function's address) with `threads` threads fit on
-/// the current device at once: SMs times blocks per SM. Cached per kernel and device.
-int resident_blocks(const void* kernel, int threads, const char* algorithm);
+/// How many blocks of `kernel` (a __global__ function's address) with `threads` threads and
+/// `dynamic_smem` bytes of dynamic shared memory fit on the current device at once: SMs times
+/// blocks per SM (at least one per SM). Cached per kernel, device and shared-memory size; for
+/// more than 48 KB call allow_dynamic_smem first.
+int resident_blocks(const void* kernel, int threads, const char* algorithm, int dynamic_smem = 0);
 
 /// Whether the current device has the copy engine's bulk copies (compute capability 9.0 or
 /// later), cached per device.

@@ -15,16 +15,27 @@
 //
 //   place   per round: read the round's words (registers), predicate, one ballot per word element
 //           gives every element its rank among the round's kept ones; __syncwarp; write the round
-//           back permuted in place: kept elements in order at the round's start, the rejected
-//           ones (partition_copy, in place) in order after them. Only the round itself is
-//           written, and it has been read entirely: no hazard. Consecutive kept elements of a row
+//           back permuted in place. Split (partition_copy, in place): kept elements in order at
+//           the round's start, the rejected ones in order after them; only the round itself is
+//           written, and it has been read entirely. Not split (copy_if): kept elements packed
+//           after the warp's kept ones of the earlier rounds, at the warp's start; a slot (the
+//           warp's kept elements before the element) is never past the element's own index, so
+//           only this round and earlier ones are written. Consecutive kept elements of a row
 //           land in consecutive slots (no bank conflicts).
 //   count   round counts -> warp counts -> tile count (barrier)
 //   prefix  warp 0 publishes the count and looks back (count_prefix.cuh), as the register agent
-//   store   each warp stores its rounds: the kept run of round r to out_true at (tile prefix +
-//           kept before the round), the rejected run to out_false likewise; consecutive lanes,
-//           consecutive addresses.
+//   store   split: each warp stores its rounds, the kept run of round r to out_true at (tile
+//           prefix + kept before the round), the rejected run to out_false likewise. Not split:
+//           each warp stores its one packed kept run, 128 elements a step, so that the work
+//           follows the kept count rather than the tile size. Consecutive lanes, consecutive
+//           addresses.
 // Stable: rounds, rows, lanes and word elements are walked in input order.
+//
+// Tuning::stages = 2: two tile buffers, the next tile's copy overlapping this one's work and
+// look-back (kernels/compaction_kernels.cuh, compaction_bulk_pipelined_kernel). Stages = 3: warp
+// 0 only looks back and the other warps place and store (`wk` numbers them), three buffers, two
+// header sets (compaction_bulk_lookahead_kernel calls place / tile_counts / announce / store
+// itself instead of run_tile).
 #pragma once
 
 #include <cstdint>
@@ -64,56 +75,76 @@ struct compaction_bulk_agent {
     static constexpr int flags = rows * per_word;                // elements a lane, a round (<= 16)
 
     static constexpr int threads = Tuning::threads;
+    /// Tile buffers a block: 1, 2 (the next tile's copy overlapping this one), or 3 (warp 0 only
+    /// looks back, resolving tile t while the other warps place tile t + 1; t + 2 loads meanwhile).
+    static constexpr int stages = Tuning::stages;
     static constexpr int warps = threads / warp_threads;
+    /// Warps that place and store: all, or (Stages = 3) all but warp 0.
+    static constexpr int work_warps = stages == 3 ? warps - 1 : warps;
+    static constexpr int work_threads = work_warps * warp_threads;
+    static constexpr int sets = stages == 3 ? 2 : 1;  // header counts kept for 1 or 2 tiles
     static constexpr int tile_bytes = Tuning::tile_bytes;
-    static constexpr int warp_bytes = tile_bytes / warps;
+    static constexpr int warp_bytes = tile_bytes / work_warps;
     static constexpr int rounds = warp_bytes / round_bytes;
     static constexpr int warp_items = warp_bytes / size;
     static constexpr std::int64_t tile_items = tile_bytes / size;
-    static_assert(threads % warp_threads == 0 && warp_bytes % round_bytes == 0 && rounds >= 1,
-                  "compaction_bulk_tuning: TileBytes must be a multiple of 512 * Threads / 32");
+    static_assert(stages == 1 || stages == 2 || stages == 3,
+                  "compaction_bulk_tuning: Stages is 1, 2 or 3");
+    static_assert(work_warps >= 1 && threads % warp_threads == 0 &&
+                      tile_bytes % (work_warps * round_bytes) == 0 && rounds >= 1,
+                  "compaction_bulk_tuning: TileBytes must be a multiple of 512 x the warps that "
+                  "place (Threads / 32, less one with Stages = 3)");
     static_assert(flags <= 32);
 
     struct header {
-        alignas(16) std::uint64_t bar;
-        std::int64_t tile;
-        std::int64_t order;   // the ticket: the look-back's index
-        std::int64_t prefix;  // kept elements before the tile (warp 0's look-back)
-        int warp_counts[warps];
-        unsigned short round_counts[warps][rounds];  // kept elements of each round (<= 512)
+        alignas(16) std::uint64_t bar[stages];  // one per tile buffer
+        std::int64_t order[stages];  // the ticket of the tile in each buffer: the look-back's index
+        std::int64_t prefix[sets];   // kept elements before the tile (warp 0's look-back)
+        int warp_counts[sets][work_warps];
+        unsigned short round_counts[sets][work_warps][rounds];  // kept of each round (<= 512)
     };
     static constexpr int header_bytes = (static_cast<int>(sizeof(header)) + 127) / 128 * 128;
     /// Dynamic shared memory a block needs.
-    static constexpr int smem_bytes = header_bytes + tile_bytes;
+    static constexpr int smem_bytes = header_bytes + stages * tile_bytes;
 
     const params& p;
     header& h;
-    unsigned char* data;  // the tile, tile_bytes
+    unsigned char* data;  // the tile buffers, stages x tile_bytes
     Pred pred;            // a copy, so that predicates with a non-const operator() work too
     int tid, lane, warp;
+    int wk;               // this warp's index among the warps that place (-1: warp 0, Stages = 3)
 
     __device__ compaction_bulk_agent(const params& p_, unsigned char* smem)
         : p(p_), h(*reinterpret_cast<header*>(smem)), data(smem + header_bytes), pred(p_.pred),
           tid(static_cast<int>(threadIdx.x)), lane(static_cast<int>(threadIdx.x) % warp_threads),
-          warp(static_cast<int>(threadIdx.x) / warp_threads) {}
+          warp(static_cast<int>(threadIdx.x) / warp_threads),
+          wk(static_cast<int>(threadIdx.x) / warp_threads - (stages == 3 ? 1 : 0)) {}
 
     __device__ bool is_full(std::int64_t tile) const { return p.n - tile * tile_items >= tile_items; }
-
-    /// Thread 0: arm the barrier and start copying full tile `tile` in (phase 0 of the barrier
-    /// completes when it has landed). The barrier must be initialized and fenced before.
-    __device__ void start_copy(std::int64_t tile) {
-        bulk::arrive_expect(&h.bar, static_cast<unsigned>(tile_bytes));
-        bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
-                             &h.bar);
+    __device__ int tile_len(std::int64_t tile) const {
+        const std::int64_t left = p.n - tile * tile_items;
+        return left < tile_items ? static_cast<int>(left) : static_cast<int>(tile_items);
     }
 
-    /// The last, partial tile: element by element (coalesced). Slots past the end stay as they
-    /// are; the predicate is never applied to them.
-    __device__ void load_partial(std::int64_t tile) {
+    __device__ unsigned char* buffer(int b) const { return data + b * tile_bytes; }
+
+    /// Thread 0: arm buffer b's barrier and start copying full tile `tile` into buffer b (the
+    /// barrier's current phase completes when it has landed). The barrier must be initialized and
+    /// fenced before, and nothing may still read or write the buffer (see the kernels).
+    __device__ void start_copy(std::int64_t tile, int b = 0) {
+        bulk::arrive_expect(&h.bar[b], static_cast<unsigned>(tile_bytes));
+        bulk::copy_to_shared(buffer(b), p.in + tile * tile_items,
+                             static_cast<unsigned>(tile_bytes), &h.bar[b]);
+    }
+
+    /// The last, partial tile into buffer b: element by element (coalesced), by the threads
+    /// [first, first + count). Slots past the end stay as they are; the predicate is never
+    /// applied to them.
+    __device__ void load_partial(std::int64_t tile, int b = 0, int first = 0, int count = threads) {
         const std::int64_t base = tile * tile_items;
         const int len = static_cast<int>(p.n - base);
-        auto* s = reinterpret_cast<value_type*>(data);
-        for (int i = tid; i < len; i += threads) s[i] = p.in[base + i];
+        auto* s = reinterpret_cast<value_type*>(buffer(b));
+        for (int i = tid - first; i < len; i += count) s[i] = p.in[base + i];
     }
 
     static __device__ __forceinline__ value_type element(word_t w, int e) {
@@ -128,9 +159,9 @@ struct compaction_bulk_agent {
         return v[0];
     }
 
-    /// Compacts tile `tile`, whose data is in shared memory (barrier waited on, or load_partial
-    /// done and the block synchronized). Prefix: count_lookback (count_prefix.cuh), used by warp
-    /// 0 with the look-back index `order` (the tile's ticket).
+    /// Compacts tile `tile`, whose data is in shared memory buffer buf (barrier waited on, or
+    /// load_partial done and the block synchronized). Prefix: count_lookback (count_prefix.cuh),
+    /// used by warp 0 with the look-back index `order` (the tile's ticket). Stages 1 and 2.
     ///
     /// Forward (order == tile): the count is the tile's kept elements and the prefix P the kept
     /// elements before the tile; kept -> out_true[P + rank], rejected -> out_false[base - P + j].
@@ -142,37 +173,62 @@ struct compaction_bulk_agent {
     /// tile in look-back order (kept from the front, or rejected from the back).
     template <class Prefix>
     __device__ std::int64_t run_tile(std::int64_t tile, std::int64_t order, bool mirror,
-                                     Prefix& prefix) {
-        const std::int64_t base = tile * tile_items;
-        const std::int64_t left = p.n - base;
-        const int len = left < tile_items ? static_cast<int>(left) : static_cast<int>(tile_items);
+                                     Prefix& prefix, int buf = 0) {
+        static_assert(stages <= 2);
+        const int len = tile_len(tile);
+        const int warp_kept = place(len, buf, 0);
+        __syncthreads();
+        int warp_before = 0;
+        const int kept = tile_counts(0, warp_before);
+
+        // ---- the tile's prefix: warp 0 publishes its count and looks back ------------------------
+        const int counted = mirror ? len - kept : kept;
+        if (warp == 0) {
+            announce(order, counted, prefix);
+            prefix.resolve(order, static_cast<std::int64_t>(counted), &h.prefix[0]);
+        }
+        __syncthreads();
+        const std::int64_t before = h.prefix[0];  // kept before the tile, or rejected after it
+        store(tile, len, kept, warp_before, warp_kept, before, mirror, buf, 0);
+        return before + counted;
+    }
+
+    /// Place: this warp's rounds of the tile in buffer buf (len valid elements) permuted in
+    /// place; lane 0 writes the warp's count (and, split, the round counts) to header set `set`.
+    /// Returns the warp's kept count. A warp that places (wk >= 0) only.
+    __device__ int place(int len, int buf, int set) {
+        unsigned char* const tile_data = buffer(buf);
         const bool full = len == tile_items;
         const bool split = p.split;
         const unsigned lanes_before = (1u << lane) - 1u;
-        auto* s = reinterpret_cast<value_type*>(data);
+        auto* s = reinterpret_cast<value_type*>(tile_data);
 
         // ---- place: each round permuted in place, kept first --------------------------------
+        // split: kept then rejected in each round's own slots. Not split (copy_if): the kept
+        // ones packed at the warp's start, after the warp's kept ones so far; an element's slot,
+        // the warp's kept elements before it, is at most its own index, so every slot written
+        // lies in this round (read entirely, before the __syncwarp) or in an earlier one.
         int warp_kept = 0;
+        value_type* const warp_s = s + wk * warp_items;
 #pragma unroll 1
         for (int r = 0; r < rounds; ++r) {
-            const int round_first = warp * warp_items + r * round_items;  // tile index
+            const int round_first = wk * warp_items + r * round_items;  // tile index
             if (round_first >= len) break;  // the last tile: nothing here or after (the store
                                             // loop stops at the same round)
-            const auto* words = reinterpret_cast<const word_t*>(data + warp * warp_bytes +
+            const auto* words = reinterpret_cast<const word_t*>(tile_data + wk * warp_bytes +
                                                                 r * round_bytes);
             word_t w[rows];
 #pragma unroll
             for (int c = 0; c < rows; ++c) w[c] = words[c * warp_threads + lane];
             // Element (c, e) of this lane is round index (c * 32 + lane) * per_word + e.
             const int mine_left = len - round_first - lane * per_word;  // only c = 0's offset
-            unsigned f = 0;  // bit c * per_word + e: kept
+            bool f[rows][per_word];  // kept (predicates, not bits packed and unpacked again)
 #pragma unroll
             for (int c = 0; c < rows; ++c)
 #pragma unroll
                 for (int e = 0; e < per_word; ++e)
-                    if (full || c * warp_threads * per_word + e < mine_left)
-                        f |= static_cast<unsigned>(static_cast<bool>(pred(element(w[c], e))))
-                             << (c * per_word + e);
+                    f[c][e] = (full || c * warp_threads * per_word + e < mine_left) &&
+                              static_cast<bool>(pred(element(w[c], e)));
             int before[rows];  // kept of this round before this lane's word of row c
             int round_kept = 0;
 #pragma unroll
@@ -180,7 +236,7 @@ struct compaction_bulk_agent {
                 int below = 0, all = 0;
 #pragma unroll
                 for (int e = 0; e < per_word; ++e) {
-                    const unsigned b = __ballot_sync(full_mask, (f >> (c * per_word + e)) & 1u);
+                    const unsigned b = __ballot_sync(full_mask, f[c][e]);
                     below += __popc(b & lanes_before);
                     all += __popc(b);
                 }
@@ -188,14 +244,14 @@ struct compaction_bulk_agent {
                 round_kept += all;
             }
             __syncwarp();  // every lane has read the round before any lane writes into it
-            value_type* const out = s + round_first;
+            value_type* const out = split ? s + round_first : warp_s + warp_kept;
 #pragma unroll
             for (int c = 0; c < rows; ++c) {
                 int rank = before[c];
 #pragma unroll
                 for (int e = 0; e < per_word; ++e) {
                     const int i = (c * warp_threads + lane) * per_word + e;  // round index
-                    if ((f >> (c * per_word + e)) & 1u) {
+                    if (f[c][e]) {
                         out[rank] = element(w[c], e);
                         ++rank;
                     } else if (split) {
@@ -205,37 +261,50 @@ struct compaction_bulk_agent {
                     }
                 }
             }
-            if (lane == 0) h.round_counts[warp][r] = static_cast<unsigned short>(round_kept);
+            if (split && lane == 0)
+                h.round_counts[set][wk][r] = static_cast<unsigned short>(round_kept);
             warp_kept += round_kept;
         }
-        if (lane == 0) h.warp_counts[warp] = warp_kept;
-        __syncthreads();
-        int warp_before = 0, kept = 0;
+        if (lane == 0) h.warp_counts[set][wk] = warp_kept;
+        return warp_kept;
+    }
+
+    /// After the barrier that follows place: the tile's kept count, and the kept count of the
+    /// placing warps before this one (warp_before; 0 for warp 0 with Stages = 3).
+    __device__ int tile_counts(int set, int& warp_before) const {
+        int kept = 0;
+        warp_before = 0;
 #pragma unroll
-        for (int v = 0; v < warps; ++v) {
-            const int c = h.warp_counts[v];
-            if (v < warp) warp_before += c;
+        for (int v = 0; v < work_warps; ++v) {
+            const int c = h.warp_counts[set][v];
+            if (v < wk) warp_before += c;
             kept += c;
         }
+        return kept;
+    }
 
-        // ---- the tile's prefix: warp 0 publishes its count and looks back ------------------------
-        const int counted = mirror ? len - kept : kept;
-        if (warp == 0) {
-            if (p.fenced) {
-                // In place: the tile's input was read by the copy engine (the async proxy); order
-                // those reads before the publication that lets later tiles overwrite them.
+    /// Warp 0: publish the tile's count (the in-place pass first orders the copy engine's reads
+    /// of the tile's input before the publication that lets later tiles overwrite them).
+    template <class Prefix>
+    __device__ void announce(std::int64_t order, int counted, Prefix& prefix) const {
+        if (p.fenced) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-                asm volatile("fence.proxy.async.global;" ::: "memory");
+            asm volatile("fence.proxy.async.global;" ::: "memory");
 #endif
-            }
-            prefix.announce(order, static_cast<std::int64_t>(counted));
-            prefix.resolve(order, static_cast<std::int64_t>(counted), &h.prefix);
         }
-        __syncthreads();
-        const std::int64_t before = h.prefix;  // kept before the tile, or rejected after it
+        prefix.announce(order, static_cast<std::int64_t>(counted));
+    }
 
-        // ---- store: each warp its rounds, kept run then rejected run ---------------------------
-        const std::int64_t warp_rejected_before = warp * warp_items - warp_before;
+    /// Store: this warp's kept run(s) and (split) rejected runs of the placed tile in buffer buf,
+    /// `before` being its prefix (kept before it, or mirrored rejected after it). A warp that
+    /// places only.
+    __device__ void store(std::int64_t tile, int len, int kept, int warp_before, int warp_kept,
+                          std::int64_t before, bool mirror, int buf, int set) const {
+        const std::int64_t base = tile * tile_items;
+        const bool split = p.split;
+        const value_type* const s = reinterpret_cast<const value_type*>(buffer(buf));
+        const value_type* const warp_s = s + wk * warp_items;
+        const std::int64_t warp_rejected_before = wk * warp_items - warp_before;
         if constexpr (std::is_same_v<OutT, OutF>) {
             // One store loop for both directions (a second copy of it spilled for int8).
             const std::int64_t kept_at =
@@ -243,44 +312,69 @@ struct compaction_bulk_agent {
             const std::int64_t rejected_at = mirror
                                                  ? p.n - before - (len - kept) + warp_rejected_before
                                                  : base - before + warp_rejected_before;
-            store_rounds((mirror ? p.out_false : p.out_true) + kept_at,
-                         (mirror ? p.out_true : p.out_false) + rejected_at, len, split, s);
+            if (split)
+                store_rounds((mirror ? p.out_false : p.out_true) + kept_at,
+                             (mirror ? p.out_true : p.out_false) + rejected_at, len, s, set);
+            else
+                store_run(p.out_true + kept_at, warp_kept, warp_s);
         } else {
-            store_rounds(p.out_true + (before + warp_before),
-                         p.out_false + (base - before + warp_rejected_before), len, split, s);
+            if (split)
+                store_rounds(p.out_true + (before + warp_before),
+                             p.out_false + (base - before + warp_rejected_before), len, s, set);
+            else
+                store_run(p.out_true + (before + warp_before), warp_kept, warp_s);
         }
-        return before + counted;
     }
 
-    /// This warp's rounds: the kept run of each to out_kept, the rejected run (split) to
+    /// This warp's rounds (split): the kept run of each to out_kept, the rejected run to
     /// out_rejected, both advancing; lane j stores elements j, j + 32, ... of a run.
     template <class OutK, class OutR>
     __device__ __forceinline__ void store_rounds(OutK out_kept, OutR out_rejected, int len,
-                                                 bool split, const value_type* s) const {
+                                                 const value_type* s, int set) const {
 #pragma unroll 1
         for (int r = 0; r < rounds; ++r) {
-            const int round_first = warp * warp_items + r * round_items;
+            const int round_first = wk * warp_items + r * round_items;
             const int valid = len - round_first < round_items ? len - round_first : round_items;
             if (valid <= 0) break;
-            const int rk = h.round_counts[warp][r];
-            const value_type* const src = s + round_first;
-            if (split) {
+            const int rk = h.round_counts[set][wk][r];
+            // Lane-offset bases, so that the unrolled accesses below differ by constants.
+            const value_type* const src = s + round_first + lane;
+            OutK ok = out_kept + lane;
+            OutR orj = out_rejected + (lane - rk);
 #pragma unroll
-                for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
-                    const int k = k0 + lane;
-                    if (k < rk) out_kept[k] = src[k];
-                    else if (k < valid) out_rejected[k - rk] = src[k];
-                }
-            } else {
-#pragma unroll
-                for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
-                    const int k = k0 + lane;
-                    if (k < rk) out_kept[k] = src[k];
-                }
+            for (int k0 = 0; k0 < round_items; k0 += warp_threads) {
+                const int k = k0 + lane;
+                if (k < rk) ok[k0] = src[k0];
+                else if (k < valid) orj[k0] = src[k0];
             }
             out_kept += rk;
             out_rejected += valid - rk;
         }
+    }
+
+    /// This warp's kept elements (not split), packed at src = the warp's slots: count of them to
+    /// out, lane j storing elements j, j + 32, ...; 4 x 32 a step, then the rest. The work follows
+    /// the kept count, not the tile size, and the warp's output is one run.
+    template <class OutK>
+    __device__ __forceinline__ void store_run(OutK out, int count, const value_type* src) const {
+        constexpr int step = 4 * warp_threads;
+        out += lane;
+        src += lane;
+        int k0 = 0;  // the same in every lane: the loop does not diverge
+#pragma unroll 1
+        for (; k0 + step <= count; k0 += step) {
+            value_type v[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) v[u] = src[u * warp_threads];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) out[u * warp_threads] = v[u];
+            out += step;
+            src += step;
+        }
+        const int left = count - k0 - lane;  // from this lane's next element on, < step
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            if (u * warp_threads < left) out[u * warp_threads] = src[u * warp_threads];
     }
 };
 

@@ -47,6 +47,19 @@ bool compaction_aligned(T it, std::size_t alignment) {
 /// cannot). registers: the register path always.
 enum class compaction_path { automatic, registers, bulk };
 
+/// The shared-memory path's kernel for `BulkAgent` (one tile a block; a ticket loop over two tile
+/// buffers when its tuning has Stages = 2; over three, with a look-back warp, with Stages = 3).
+template <class BulkAgent>
+constexpr auto compaction_bulk_kernel_for() {
+    if constexpr (BulkAgent::stages == 3) {
+        return &compaction_bulk_lookahead_kernel<BulkAgent>;
+    } else if constexpr (BulkAgent::stages == 2) {
+        return &compaction_bulk_pipelined_kernel<BulkAgent>;
+    } else {
+        return &compaction_bulk_kernel<BulkAgent>;
+    }
+}
+
 template <class BulkTuning, class In, class Stencil, class OutT, class OutF, class Pred>
 constexpr bool compaction_bulk_eligible() {
     if constexpr (std::is_void_v<BulkTuning>) {
@@ -151,11 +164,19 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         if constexpr (compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>()) {
             if (use_bulk) {
                 using bulk_agent = compaction_bulk_agent<BulkTuning, In, Stencil, OutT, OutF, Pred>;
-                const auto kernel = compaction_bulk_kernel<bulk_agent>;
+                const auto kernel = compaction_bulk_kernel_for<bulk_agent>();
                 allow_dynamic_smem(reinterpret_cast<const void*>(kernel), bulk_agent::smem_bytes,
                                    name);
-                launch_after_reset(name, kernel, static_cast<unsigned>(tiles), bulk_agent::threads,
-                                   bulk_agent::smem_bytes, s, p, state, ticket, tiles);
+                auto grid = static_cast<unsigned>(tiles);
+                if constexpr (bulk_agent::stages >= 2) {
+                    // Blocks loop over tickets: no more of them than fit at once.
+                    const std::int64_t resident =
+                        resident_blocks(reinterpret_cast<const void*>(kernel), bulk_agent::threads,
+                                        name, bulk_agent::smem_bytes);
+                    if (resident < tiles) grid = static_cast<unsigned>(resident);
+                }
+                launch_after_reset(name, kernel, grid, bulk_agent::threads, bulk_agent::smem_bytes,
+                                   s, p, state, ticket, tiles);
                 launched = true;
             }
         }
@@ -185,7 +206,9 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
 /// kept): rejected -> the range's back, kept -> temp[n - k, n), copied to range[0, k). `in` reads
 /// the range (a const pointer for raw pointers), `first` writes it. Why the pass is race-free:
 /// count_prefix.cuh and docs/compaction.md.
-template <class Tuning, class In, class It, class Pred>
+/// BulkTuning: the shared-memory path's tile geometry (the benchmark's `tuning` mode varies it).
+template <class Tuning, class In, class It, class Pred,
+          class BulkTuning = default_compaction_bulk_tuning<compaction_value_t<In>>>
 std::int64_t run_partition_in_place(const char* name, In in, It first, std::int64_t n, Pred pred,
                                     stream_t s, const temp_allocator& alloc,
                                     compaction_path path = compaction_path::automatic) {
@@ -194,8 +217,8 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
     temp_buffer rejected(alloc, static_cast<std::size_t>(n) * sizeof(T), s);
     T* const r = static_cast<T*>(rejected.get());
     bool mirrored = false;
-    const std::int64_t kept = run_compaction<Tuning>(name, in, in, true, first, r, true, true, n,
-                                                     pred, s, alloc, path, &mirrored);
+    const std::int64_t kept = run_compaction<Tuning, In, In, It, T*, Pred, BulkTuning>(
+        name, in, in, true, first, r, true, true, n, pred, s, alloc, path, &mirrored);
     // The part in the temporary: [from, from + count) of it goes to range[to, to + count).
     const std::int64_t count = mirrored ? kept : n - kept;
     const std::int64_t from = mirrored ? n - kept : 0;
