@@ -21,6 +21,10 @@
 
 #include <sweep/detail/radix_traits.hpp>
 
+#ifndef SWEEP_RADIX_LEAF_COPY_OUT
+#define SWEEP_RADIX_LEAF_COPY_OUT 0
+#endif
+
 namespace sweep::detail::tbb_backend::radix {
 
 /// The value type of a keys-only sort.
@@ -328,6 +332,15 @@ void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, 
             else scatter_digit(s, n, dl.d[active[p]], c, off);
         }
         if (r % 2 == 1) copy_range(s, c, n);
+    } else if (SWEEP_RADIX_LEAF_COPY_OUT) {
+        // x -> s -> x -> s ... all in cache, then one sequential copy into c.
+        for (int p = 0; p < r; ++p) {
+            offsets(active[p]);
+            if (p % 2 == 0) scatter_digit(x, n, dl.d[active[p]], s, off);
+            else scatter_digit(s, n, dl.d[active[p]], x, off);
+        }
+        if (r % 2 == 1) copy_range(s, c, n);
+        else copy_range(x, c, n);
     } else {
         // x -> s -> x -> s ... and the last pass into c.
         for (int p = 0; p < r; ++p) {

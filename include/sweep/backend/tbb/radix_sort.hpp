@@ -59,9 +59,6 @@ namespace sweep::detail::tbb_backend::radix {
 #ifndef SWEEP_RADIX_LEAF_KIB
 #define SWEEP_RADIX_LEAF_KIB 256
 #endif
-#ifndef SWEEP_RADIX_BLOCK_KIB
-#define SWEEP_RADIX_BLOCK_KIB 512
-#endif
 #ifndef SWEEP_RADIX_SERIAL_BELOW
 #define SWEEP_RADIX_SERIAL_BELOW 65536
 #endif
@@ -80,20 +77,23 @@ inline constexpr int max_msd_bits = SWEEP_RADIX_MSD_BITS;
 inline constexpr std::int64_t leaf_bytes = std::int64_t{SWEEP_RADIX_LEAF_KIB} << 10;
 /// Largest range of a serial LSD, in leaves.
 inline constexpr std::int64_t lsd_leaves = 4;
-/// Bytes (keys + values) per block of the chained MSD pass: counted, then scattered from L2.
-inline constexpr std::int64_t block_bytes = std::int64_t{SWEEP_RADIX_BLOCK_KIB} << 10;
+#ifndef SWEEP_RADIX_CHUNKS_PER_WORKER
+#define SWEEP_RADIX_CHUNKS_PER_WORKER 4
+#endif
+/// Chunks per worker of a parallel MSD pass (survey and scatter): few and large, so that each
+/// bucket's run in a chunk spans many whole cache lines (partial lines at the run's ends are
+/// written element-wise), yet enough for the workers to balance their load.
+inline constexpr int chunks_per_worker = SWEEP_RADIX_CHUNKS_PER_WORKER;
+/// Smallest chunk of a parallel MSD pass, in keys.
+inline constexpr std::int64_t min_chunk = std::int64_t{1} << 14;
 /// Below this many keys the whole sort runs on the calling thread.
 inline constexpr std::int64_t serial_below = SWEEP_RADIX_SERIAL_BELOW;
 /// Buckets this small are insertion-sorted.
 inline constexpr std::int64_t insertion_max = 16;
 /// Width of the serial MSD split of a bucket larger than a leaf.
 inline constexpr int split_bits = 11;
-/// Keys per block of the survey pass (a pure streaming read).
-inline constexpr std::int64_t survey_block = std::int64_t{1} << 16;
 /// Passes over more bytes than this use streaming stores (a last-level cache holds less).
 inline constexpr std::int64_t stream_bytes = std::int64_t{32} << 20;
-/// Ring of carry slots of the chained MSD pass; 2 suffice (docs/radix_sort.md).
-inline constexpr int chain_slots = 4;
 
 inline int ceil_log2(std::int64_t x) noexcept {
     return x <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(x - 1));
@@ -137,10 +137,6 @@ using value_buffer_t = std::conditional_t<has_values_v<V>, V, char>;
 template <class V>
 using value_buffer = buffer<value_buffer_t<V>>;
 
-/// A carry slot's publication flag, alone on its cache line.
-struct alignas(64) chain_flag {
-    std::atomic<std::int64_t> seq{0};
-};
 /// One worker's survey accumulators, alone on its cache line.
 template <class U>
 struct alignas(64) survey_acc {
@@ -191,9 +187,7 @@ public:
         value_buffer<V> sv;
         std::vector<std::uint32_t> counts;
         std::vector<std::int64_t> offs;
-        std::vector<std::int64_t> hist;
-        std::vector<std::int64_t> carries;
-        std::vector<chain_flag> flags;
+        std::vector<std::int64_t> hist;  // per chunk of an MSD pass: counts, then offsets
         std::vector<survey_acc<U>> acc;
         std::vector<std::uint32_t> order;
         buffer<std::byte, alignof(value_buffer_t<V>)> wc;  // values' lines follow the keys' lines
@@ -203,10 +197,8 @@ public:
               counts(testing::temporary_size(static_cast<std::size_t>(count_stride * workers))),
               offs(testing::temporary_size(static_cast<std::size_t>(offs_stride * workers))),
               hist(testing::temporary_size(
-                  parallel ? static_cast<std::size_t>(radix_max * workers) : 0)),
-              carries(testing::temporary_size(
-                  parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0)),
-              flags(testing::temporary_size(parallel ? static_cast<std::size_t>(chain_slots) : 0)),
+                  parallel ? static_cast<std::size_t>(radix_max * chunks_per_worker * workers)
+                           : 0)),
               acc(testing::temporary_size(parallel ? static_cast<std::size_t>(workers) : 0)),
               order(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max) : 0)),
               wc(temp > 0 ? wc_bytes * workers : 0) {}
@@ -351,21 +343,30 @@ private:
         bool sorted;
     };
 
-    /// One parallel read of xs[0, n): OR, AND, sortedness (when asked) and the histogram of d
-    /// into hist[0, d.radix()).
+    /// The chunks of a parallel MSD pass over n keys (the survey and the scatter use the same).
+    block_grid chunk_grid(std::int64_t n) const noexcept {
+        const std::int64_t chunks =
+            std::max<std::int64_t>(1, std::min<std::int64_t>(
+                                          std::int64_t{chunks_per_worker} * workers_, n / min_chunk));
+        return block_grid{n, (n + chunks - 1) / chunks};
+    }
+    std::int64_t* chunk_hist(std::int64_t c) const noexcept {
+        return m_.hist.data() + c * radix_max;
+    }
+
+    /// One parallel read of xs[0, n): OR, AND, sortedness (when asked) and, for every chunk of
+    /// grid, the histogram of d into chunk_hist(c)[0, d.radix()).
     template <class X>
-    survey_result survey(const X& xs, std::int64_t n, digit d, std::int64_t* hist,
-                         bool check_sorted) const {
-        const block_grid grid{n, survey_block};
+    survey_result survey(const X& xs, const block_grid& grid, digit d, bool check_sorted) const {
         std::atomic<std::int64_t> ticket{0};
         run_workers(workers_, [&](int w) {
-            std::int64_t* h = m_.hist.data() + w * radix_max;
-            std::fill(h, h + d.radix(), 0);
             U o = 0, a = U(~U(0));
             bool sorted = true;
             for (;;) {
                 const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
                 if (b >= grid.count()) break;
+                std::int64_t* h = chunk_hist(b);
+                std::fill(h, h + d.radix(), 0);
                 const std::int64_t lo = grid.begin(b), hi = grid.end(b);
                 if (check_sorted && sorted) {
                     U prev = lo > 0 ? xs.key(lo - 1) : U(0);
@@ -389,10 +390,7 @@ private:
             m_.acc[static_cast<std::size_t>(w)] = survey_acc<U>{o, a, sorted};
         });
         survey_result r{0, U(~U(0)), true};
-        std::fill(hist, hist + d.radix(), 0);
         for (int w = 0; w < workers_; ++w) {
-            const std::int64_t* h = m_.hist.data() + w * radix_max;
-            for (std::uint32_t j = 0; j < d.radix(); ++j) hist[j] += h[j];
             const auto& acc = m_.acc[static_cast<std::size_t>(w)];
             r.or_all |= acc.or_all;
             r.and_all &= acc.and_all;
@@ -401,62 +399,48 @@ private:
         return r;
     }
 
-    /// The chained MSD pass: xs[0, n) scattered by digit d into ys[0, n), stable. start[j] is the
-    /// first position of bucket j. Block b counts itself in cache, waits for the counts of blocks
-    /// [0, b) from block b-1, publishes those of [0, b], and scatters itself from cache.
-    template <class X, class Y>
-    void msd_pass(const X& xs, const Y& ys, std::int64_t n, digit d,
-                  const std::int64_t* start) const {
-        const std::int64_t per_block = std::clamp<std::int64_t>(
-            n / (4 * static_cast<std::int64_t>(workers_)), 4096, block_bytes / elem_bytes);
-        const block_grid grid{n, per_block};
-        const std::int64_t blocks = grid.count();
+    /// After a survey of grid on digit d: bound[j] = first position of bucket j (j <= radix), and
+    /// each chunk's histogram becomes the first position of its run of each bucket (chunk c's
+    /// elements of bucket j follow those of chunks before c: the scatter is stable).
+    void chunk_offsets(const block_grid& grid, digit d, std::int64_t* bound) const noexcept {
         const std::uint32_t radix = d.radix();
-        const bool stream = n * elem_bytes >= stream_bytes;
-        for (auto& f : m_.flags) f.seq.store(-1, std::memory_order_relaxed);
+        std::fill(bound, bound + radix + 1, 0);
+        for (std::int64_t c = 0; c < grid.count(); ++c) {
+            const std::int64_t* h = chunk_hist(c);
+            for (std::uint32_t j = 0; j < radix; ++j) bound[j + 1] += h[j];
+        }
+        for (std::uint32_t j = 0; j < radix; ++j) bound[j + 1] += bound[j];
+        std::int64_t* run = offs(0);  // worker 0's offsets are free between passes
+        std::copy(bound, bound + radix, run);
+        for (std::int64_t c = 0; c < grid.count(); ++c) {
+            std::int64_t* h = chunk_hist(c);
+            for (std::uint32_t j = 0; j < radix; ++j) {
+                const std::int64_t k = h[j];
+                h[j] = run[j];
+                run[j] += k;
+            }
+        }
+    }
+
+    /// The MSD pass: xs[0, n) scattered by digit d into ys[0, n), stable, chunk by chunk of grid
+    /// from the offsets of chunk_offsets. One read and one (streaming) write of the data.
+    template <class X, class Y>
+    void msd_pass(const X& xs, const Y& ys, const block_grid& grid, digit d) const {
+        const bool stream = grid.n * elem_bytes >= stream_bytes;
         std::atomic<std::int64_t> ticket{0};
         run_workers(workers_, [&](int w) {
-            std::uint32_t* cnt = counts(w);
-            std::int64_t* off = offs(w);
             for (;;) {
                 const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
-                if (b >= blocks) break;
-                const std::int64_t lo = grid.begin(b), len = grid.end(b) - lo;
-                const X src = xs.at(lo);
-                std::fill(cnt, cnt + radix, 0u);
-                count_digit(src, len, d, cnt);
-                std::int64_t* out = m_.carries.data() + (b % chain_slots) * radix_max;
-                if (b == 0) {
-                    std::copy(start, start + radix, off);
-                    if (blocks > 1) std::copy(cnt, cnt + radix, out);
-                } else {
-                    // Block b-1's owner took its ticket first and its count waits on nothing,
-                    // so this ends. The usual wait is one hand-off (under a microsecond); after
-                    // ~2.5 us of pause (about 40 ns each on Zen 4 and Sapphire Rapids) the owner
-                    // is probably descheduled: yield to it.
-                    auto& prev = m_.flags[static_cast<std::size_t>((b - 1) % chain_slots)].seq;
-                    for (unsigned spins = 0; prev.load(std::memory_order_acquire) != b - 1;
-                         ++spins) {
-                        if (spins < 64) cpu_relax();
-                        else std::this_thread::yield();
-                    }
-                    const std::int64_t* in =
-                        m_.carries.data() + ((b - 1) % chain_slots) * radix_max;
-                    for (std::uint32_t j = 0; j < radix; ++j) off[j] = start[j] + in[j];
-                    if (b + 1 < blocks)
-                        for (std::uint32_t j = 0; j < radix; ++j) out[j] = in[j] + cnt[j];
-                }
-                if (b + 1 < blocks)
-                    m_.flags[static_cast<std::size_t>(b % chain_slots)].seq.store(
-                        b, std::memory_order_release);
-                scatter_far(src, len, d, ys, off, w, stream);
+                if (b >= grid.count()) break;
+                const std::int64_t lo = grid.begin(b);
+                scatter_far(xs.at(lo), grid.end(b) - lo, d, ys, chunk_hist(b), w, stream);
             }
         });
     }
 
     template <class X>
     void par_copy(const X& xs, const C& cs, std::int64_t n) const {
-        const block_grid grid{n, survey_block};
+        const block_grid grid{n, std::int64_t{1} << 16};
         tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, grid.count()), [&](const auto& r) {
             for (std::int64_t b = r.begin(); b != r.end(); ++b)
                 copy_range(xs.at(grid.begin(b)), cs.at(grid.begin(b)), grid.end(b) - grid.begin(b));
@@ -471,7 +455,8 @@ private:
         const int spread = ceil_log2(8 * static_cast<std::int64_t>(workers_));  // 8 buckets a worker
         int width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
         digit d{bit_hi - width, width};
-        const survey_result s = survey(xs, n, d, bound.data() + 1, top);
+        const block_grid grid = chunk_grid(n);
+        const survey_result s = survey(xs, grid, d, top);
         const U varying = U((s.or_all ^ s.and_all) & bit_range(bit_lo, bit_hi));
         if (varying == 0 || (top && s.sorted)) {
             if constexpr (!X::is_caller) par_copy(xs, c_.at(lo), n);
@@ -484,15 +469,14 @@ private:
             bit_lo = vary_lo;
             width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
             d = digit{bit_hi - width, width};
-            survey(xs, n, d, bound.data() + 1, false);
+            survey(xs, grid, d, false);
         }
         bit_lo = std::max(bit_lo, vary_lo);
         const std::uint32_t radix = d.radix();
-        bound[0] = 0;
-        for (std::uint32_t j = 0; j < radix; ++j) bound[j + 1] += bound[j];
+        chunk_offsets(grid, d, bound.data());
 
         const auto y = other<X>();
-        msd_pass(xs, y.at(lo), n, d, bound.data());
+        msd_pass(xs, y.at(lo), grid, d);
 
         // Buckets: a bucket larger than a worker's share is sorted in parallel, one after the
         // other; the others go to the workers, largest (those needing a split) first.
