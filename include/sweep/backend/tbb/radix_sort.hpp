@@ -5,14 +5,17 @@
 // (the hybrid of Polychroniou and Ross, "A comprehensive study of main-memory partitioning and its
 // application to large-scale comparison- and radix-sort", SIGMOD 2014):
 //   1. survey (parallel, one read): OR and AND of all keys (which bits vary at all), whether the
-//      range is already sorted, and the histogram of the top digit;
-//   2. MSD pass (parallel, one chained pass as in chained_pass.hpp): each block is counted in
-//      cache, takes the per-digit counts of all blocks before it from its predecessor, and is
-//      scattered from cache into the temporary: stable, one read and one write of DRAM;
+//      range is already sorted, and the histogram of the top digit for each of a few large chunks
+//      (chunks_per_worker per worker);
+//   2. MSD pass (parallel over the same chunks): the chunk histograms, scanned across chunks, are
+//      where each chunk's run of each bucket starts; each chunk is scattered into the temporary
+//      through per-worker write-combining lines with streaming stores: stable, one read and one
+//      write of DRAM, no second count;
 //   3. buckets (parallel over buckets): each bucket, now contiguous, is sorted on one thread by a
-//      serial LSD radix sort in a per-worker scratch that stays in L2 and written to the caller's
-//      range. A bucket too large for L2 takes one more serial MSD split; a bucket too large for
-//      one worker (skewed keys) is sorted by steps 1-3 again, in parallel.
+//      serial LSD radix sort between its place in the temporary and a per-worker scratch, both in
+//      L2, then copied (streaming stores) to the caller's range. A bucket too large for L2 takes
+//      one more serial MSD split; a bucket too large for one worker (skewed keys) is sorted by
+//      steps 1-3 again, in parallel.
 // DRAM sees 5 transfers of the keys (read; read + write; read + write), whatever the key width.
 // Ranges below serial_below, and .threads(1), run steps 2-3 on the calling thread.
 #pragma once
@@ -92,8 +95,13 @@ inline constexpr std::int64_t serial_below = SWEEP_RADIX_SERIAL_BELOW;
 inline constexpr std::int64_t insertion_max = 16;
 /// Width of the serial MSD split of a bucket larger than a leaf.
 inline constexpr int split_bits = 11;
-/// Passes over more bytes than this use streaming stores (a last-level cache holds less).
-inline constexpr std::int64_t stream_bytes = std::int64_t{32} << 20;
+#ifndef SWEEP_RADIX_STREAM_KIB
+#define SWEEP_RADIX_STREAM_KIB 32768
+#endif
+/// Sorts and passes over at least this many bytes write with streaming stores: the MSD scatter
+/// and the leaves' copy into the caller's range (a last-level cache holds less; the result is
+/// not read again by the sort).
+inline constexpr std::int64_t stream_bytes = std::int64_t{SWEEP_RADIX_STREAM_KIB} << 10;
 
 inline int ceil_log2(std::int64_t x) noexcept {
     return x <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(x - 1));
@@ -204,9 +212,11 @@ public:
               wc(temp > 0 ? wc_bytes * workers : 0) {}
     };
 
-    sorter(K* keys, V* vals, memory& m, std::int64_t scratch, int workers)
+    /// stream: the whole sort is larger than a last-level cache (the leaves write the caller's
+    /// range with streaming stores).
+    sorter(K* keys, V* vals, memory& m, std::int64_t scratch, int workers, bool stream)
         : c_{keys, vals}, t_{m.tk.get(), value_ptr(m.tv)}, m_(m), scratch_(scratch),
-          workers_(workers) {}
+          workers_(workers), stream_(stream) {}
 
     /// Sorts the whole range on the calling thread.
     void serial(std::int64_t n) { serial_sort(c_, 0, n, 0, key_bits, 0); }
@@ -272,7 +282,7 @@ private:
         }
         if (n <= scratch_) {
             serial_lsd<lsd_bits>(xs, cs, scratch(w), n, bit_lo, bit_hi, lsd_width(n), counts(w),
-                                 offs(w));
+                                 stream_);
             return;
         }
         // Too large for cache: split into the other buffer and recurse. Deeper splits (skewed
@@ -510,6 +520,7 @@ private:
     memory& m_;
     std::int64_t scratch_;
     int workers_;
+    bool stream_;
 };
 
 /// Sorts keys[0, n) (and vals[0, n) along, unless V is no_value) on up to max_threads threads.
@@ -520,11 +531,11 @@ void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
     const std::int64_t scratch = std::min(n, S::lsd_max);  // per worker
     if (workers <= 1 || n < serial_below) {
         typename S::memory m(n > scratch ? n : 0, scratch, 1, false);
-        S(keys, vals, m, scratch, 1).serial(n);
+        S(keys, vals, m, scratch, 1, n * S::elem_bytes >= stream_bytes).serial(n);
         return;
     }
     typename S::memory m(n, scratch, workers, true);
-    S s(keys, vals, m, scratch, workers);
+    S s(keys, vals, m, scratch, workers, n * S::elem_bytes >= stream_bytes);
     in_arena(max_threads, [&](int) { s.parallel(n); });
 }
 
