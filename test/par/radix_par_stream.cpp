@@ -33,10 +33,10 @@ namespace {
 using namespace sweep_test;
 
 template <class K>
-using bits_of = std::conditional_t<sizeof(K) == 1, std::uint8_t,
-                                   std::conditional_t<sizeof(K) == 2, std::uint16_t,
-                                                      std::conditional_t<sizeof(K) == 4,
-                                                                         std::uint32_t, std::uint64_t>>>;
+using bits_of = std::conditional_t<
+    sizeof(K) == 1, std::uint8_t,
+    std::conditional_t<sizeof(K) == 2, std::uint16_t,
+                       std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>>>;
 
 enum class shape { uniform, specials, and2, one_digit, equal, few };
 
@@ -92,14 +92,16 @@ void check(const std::vector<K>& keys) {
             k = keys;
             std::vector<std::uint32_t> v(keys.size());
             std::iota(v.begin(), v.end(), 0u);
-            if (desc) sweep::radix_sort_by_key(pol, k.begin(), k.end(), v.begin(), sweep::descending);
+            if (desc)
+                sweep::radix_sort_by_key(pol, k.begin(), k.end(), v.begin(), sweep::descending);
             else sweep::radix_sort_by_key(pol, k.begin(), k.end(), v.begin());
             CHECK(bit_mismatch(k, want) == "");
             CHECK(mismatch(v, order) == "");
             if (keys.size() <= 5000) {
                 k = keys;
                 auto r = recs;
-                if (desc) sweep::radix_sort_by_key(pol, k.begin(), k.end(), r.begin(), sweep::descending);
+                if (desc)
+                    sweep::radix_sort_by_key(pol, k.begin(), k.end(), r.begin(), sweep::descending);
                 else sweep::radix_sort_by_key(pol, k.begin(), k.end(), r.begin());
                 CHECK(bit_mismatch(k, want) == "");
                 CHECK(mismatch(r, want_recs) == "");
@@ -125,8 +127,8 @@ TEMPLATE_LIST_TEST_CASE("par radix, streaming paths: every key type, shapes, lin
                               shape::equal, shape::few}) {
             INFO("n = " << n << ", shape " << static_cast<int>(s));
             auto g = rng(9100 + sizeof(K) * 1000 + (std::is_floating_point_v<K> ? 500 : 0) +
-                         (std::is_signed_v<K> ? 250 : 0) + static_cast<std::uint64_t>(n) % 1009 * 8 +
-                         static_cast<std::uint64_t>(s));
+                         (std::is_signed_v<K> ? 250 : 0) +
+                         static_cast<std::uint64_t>(n) % 1009 * 8 + static_cast<std::uint64_t>(s));
             check(make<K>(n, s, g));
         }
     }

@@ -351,11 +351,12 @@ inline constexpr std::int64_t lsd_counters(int lsd_bits) noexcept {
 /// Serial LSD radix sort of x[0, n) by bits [bit_lo, bit_hi), result in c[0, n) (the caller's
 /// range), in digits of at most max_bits (<= LsdBits) bits. s is a bits side of n elements of
 /// scratch; counts holds lsd_counters(LsdBits) counters (n < 2^32). One read counts every digit;
-/// digits constant over the range are skipped; each digit's counts become its offsets in place. Passes alternate between s and
-/// x. When x is a bits side (free once read), every pass stays in x and s, in cache, and one
-/// sequential copy (streaming when `stream`) writes c: scattering the last pass straight into c
-/// would miss the cache on scattered lines of the caller's range, each read for ownership. When x
-/// is the caller's range itself and the pass count is odd, one copy brings the result back.
+/// digits constant over the range are skipped; each digit's counts become its offsets in place.
+/// Passes alternate between s and x. When x is a bits side (free once read), every pass stays in
+/// x and s, in cache, and one sequential copy (streaming when `stream`) writes c: scattering the
+/// last pass straight into c would miss the cache on scattered lines of the caller's range, each
+/// read for ownership. When x is the caller's range itself and the pass count is odd, one copy
+/// brings the result back.
 template <int LsdBits, class X, class C, class S>
 void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, int bit_hi,
                 int max_bits, std::uint32_t* counts, bool stream = false) noexcept {

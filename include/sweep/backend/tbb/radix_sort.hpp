@@ -26,6 +26,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -102,6 +103,39 @@ inline constexpr int split_bits = 11;
 /// and the leaves' copy into the caller's range (a last-level cache holds less; the result is
 /// not read again by the sort).
 inline constexpr std::int64_t stream_bytes = std::int64_t{SWEEP_RADIX_STREAM_KIB} << 10;
+
+// ---- phase clock (perf only) --------------------------------------------------------------------
+// Compiled in with SWEEP_RADIX_TIMING=1 (the whole program; perf/sweep_perf_cpu_radix_phases
+// prints it): wall nanoseconds of each phase of the top-level parallel sort, summed over calls.
+#ifndef SWEEP_RADIX_TIMING
+#define SWEEP_RADIX_TIMING 0
+#endif
+enum class phase : int { memory, survey, offsets, scatter, buckets };
+inline constexpr int phase_count = 5;
+#if SWEEP_RADIX_TIMING
+inline std::array<std::atomic<std::int64_t>, phase_count> phase_ns{};
+inline std::atomic<std::int64_t> phase_calls{0};
+class phase_clock {
+public:
+    explicit phase_clock(bool on) noexcept : on_(on) {}
+    void lap(phase p) noexcept {
+        if (!on_) return;
+        const auto t = std::chrono::steady_clock::now();
+        phase_ns[static_cast<int>(p)] +=
+            std::chrono::duration_cast<std::chrono::nanoseconds>(t - t_).count();
+        t_ = t;
+    }
+
+private:
+    bool on_;
+    std::chrono::steady_clock::time_point t_ = std::chrono::steady_clock::now();
+};
+#else
+struct phase_clock {
+    explicit constexpr phase_clock(bool) noexcept {}
+    constexpr void lap(phase) const noexcept {}
+};
+#endif
 
 inline int ceil_log2(std::int64_t x) noexcept {
     return x <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(x - 1));
@@ -355,9 +389,8 @@ private:
 
     /// The chunks of a parallel MSD pass over n keys (the survey and the scatter use the same).
     block_grid chunk_grid(std::int64_t n) const noexcept {
-        const std::int64_t chunks =
-            std::max<std::int64_t>(1, std::min<std::int64_t>(
-                                          std::int64_t{chunks_per_worker} * workers_, n / min_chunk));
+        const std::int64_t most = std::int64_t{chunks_per_worker} * workers_;
+        const std::int64_t chunks = std::clamp<std::int64_t>(n / min_chunk, 1, most);
         return block_grid{n, (n + chunks - 1) / chunks};
     }
     std::int64_t* chunk_hist(std::int64_t c) const noexcept {
@@ -461,6 +494,7 @@ private:
     template <class X>
     void par_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, bool top) {
         const X xs = x.at(lo);
+        phase_clock clock(top);
         std::array<std::int64_t, radix_max + 1> bound;
         const int spread = ceil_log2(8 * static_cast<std::int64_t>(workers_));  // 8 buckets a worker
         int width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
@@ -481,12 +515,15 @@ private:
             d = digit{bit_hi - width, width};
             survey(xs, grid, d, false);
         }
+        clock.lap(phase::survey);
         bit_lo = std::max(bit_lo, vary_lo);
         const std::uint32_t radix = d.radix();
         chunk_offsets(grid, d, bound.data());
+        clock.lap(phase::offsets);
 
         const auto y = other<X>();
         msd_pass(xs, y.at(lo), grid, d);
+        clock.lap(phase::scatter);
 
         // Buckets: a bucket larger than a worker's share is sorted in parallel, one after the
         // other; the others go to the workers, largest (those needing a split) first.
@@ -513,6 +550,7 @@ private:
                 serial_sort(y, lo + bound[j], bound[j + 1] - bound[j], bit_lo, sub_hi, w);
             }
         });
+        clock.lap(phase::buckets);
     }
 
     C c_;
@@ -534,7 +572,12 @@ void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
         S(keys, vals, m, scratch, 1, n * S::elem_bytes >= stream_bytes).serial(n);
         return;
     }
+    phase_clock clock(true);
     typename S::memory m(n, scratch, workers, true);
+    clock.lap(phase::memory);
+#if SWEEP_RADIX_TIMING
+    ++phase_calls;
+#endif
     S s(keys, vals, m, scratch, workers, n * S::elem_bytes >= stream_bytes);
     in_arena(max_threads, [&](int) { s.parallel(n); });
 }
