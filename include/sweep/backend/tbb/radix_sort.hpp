@@ -13,7 +13,8 @@
 //      write of DRAM, no second count;
 //   3. buckets (parallel over buckets): each bucket, now contiguous, is sorted on one thread by a
 //      serial LSD radix sort between its place in the temporary and a per-worker scratch, both in
-//      L2, then copied (streaming stores) to the caller's range. A bucket too large for L2 takes
+//      L2, then copied (streaming stores) to the caller's range (with values: its last pass
+//      writes the caller's range). A bucket too large for L2 takes
 //      one more serial MSD split; a bucket too large for one worker (skewed keys) is sorted by
 //      steps 1-3 again, in parallel.
 // DRAM sees 5 transfers of the keys (read; read + write; read + write), whatever the key width.
