@@ -6,7 +6,8 @@
 #        the radix sort's session-4 rows (`r3`); RADIX_TUNE=1 adds its shape sweep,
 #        COMPACTION_TUNE=1 compaction's tile geometries).
 #   cpu: CPU-only build of the host benchmarks and par tests, run them on the host's cores
-#        (bench_automatic: sweep::automatic's seq/par threshold).
+#        (bench_automatic: sweep::automatic's seq/par threshold; the par radix sort's phases;
+#        RADIX_SCALING=1 adds its u32/u64 rows at 1, 4 and 8 threads).
 # Logs and tables go to $OUT (the perf tables as .md; everything else in one archive).
 set -u
 what=${1:-gpu}
@@ -76,14 +77,21 @@ if [ "$what" = gpu ]; then
 else
   B=/tmp/bc
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_segmented sweep_perf_cpu_automatic sweep_perf_cpu_numerics test_par_radix test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
+  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_radix_phases sweep_perf_cpu_segmented sweep_perf_cpu_automatic sweep_perf_cpu_numerics test_par_radix test_par_radix_stream test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
   grep -E "error" -A3 "$OUT/build.log" | head -30
-  for t in test_par_radix test_segmented_par test_radix_sort test_segmented_scan; do
+  for t in test_par_radix test_par_radix_stream test_segmented_par test_radix_sort test_segmented_scan; do
     timeout 200 $B/test/$t >"$OUT/$t.log" 2>&1
     log "$t: rc=$? $(grep -E 'passed|failed' "$OUT/$t.log" | tail -1)"
   done
   log "cores: $(nproc); load: $(uptime)"
   timeout 150 $B/perf/sweep_perf_cpu_radix >"$OUT/perf_cpu_radix.md" 2>&1
+  # Where the par radix sort's time goes (ms per phase: survey, MSD scatter, buckets).
+  timeout 90 $B/perf/sweep_perf_cpu_radix_phases --benchmark_filter=sweep_par >"$OUT/perf_cpu_radix_phases.md" 2>&1
+  if [ -n "${RADIX_SCALING:-}" ]; then
+    for k in 1 4 8; do
+      timeout 90 $B/perf/sweep_perf_cpu_radix_phases --threads=$k --benchmark_filter='(u32|u64)_uniform/sweep_par'
+    done >"$OUT/perf_cpu_radix_scaling.md" 2>&1
+  fi
   timeout 120 $B/perf/sweep_perf_cpu_segmented >"$OUT/perf_cpu_segmented.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu >"$OUT/perf_cpu.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu_numerics 24,27 >"$OUT/perf_cpu_numerics.md" 2>&1

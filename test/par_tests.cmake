@@ -3,6 +3,8 @@
 if(SWEEP_ENABLE_TBB)
   sweep_add_test(test_par_backend par/par_backend.cpp)
   sweep_add_test(test_par_radix par/radix_par.cpp)
+  # The same sort with its constants shrunk (streaming stores, small leaves): its own executable.
+  sweep_add_test(test_par_radix_stream par/radix_par_stream.cpp)
   sweep_add_test(test_segmented_par par/segmented_par.cpp)
 endif()
 # Reliability (issue 9): allocation failure at every host temporary (the fault-injection hook of

@@ -13,6 +13,10 @@
 // calls gives Gkeys/s, and "% of copy" relates it to one oneTBB-parallel memcpy of the keys (and
 // values): 100% would be a sort as fast as copying its data once. Flags: --n=N, --threads=K
 // (caps every library through tbb::global_control). The summary table goes to stderr at the end.
+//
+// Built with SWEEP_RADIX_TIMING=1 (target sweep_perf_cpu_radix_phases), the sweep_par rows also
+// report the mean wall milliseconds per call of each phase of the parallel sort (ph_*_ms:
+// temporaries, survey, chunk offsets, MSD scatter, buckets; docs/radix_sort.md).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -147,6 +151,11 @@ template <class Prepare, class Run>
 void timed(benchmark::State& state, double bytes_per_key, Prepare prepare, Run run) {
     prepare();
     run();  // warm-up
+#if SWEEP_RADIX_TIMING
+    namespace rx = sweep::detail::tbb_backend::radix;
+    for (auto& p : rx::phase_ns) p = 0;
+    rx::phase_calls = 0;
+#endif
     std::vector<double> secs;
     for (auto _ : state) {
         prepare();
@@ -167,6 +176,17 @@ void timed(benchmark::State& state, double bytes_per_key, Prepare prepare, Run r
     if (g_memcpy_gbps > 0)
         state.counters["pct_copy"] = 100.0 * gkeys * bytes_per_key / g_memcpy_gbps;
     results()[g_current] = {gkeys, bytes_per_key};
+#if SWEEP_RADIX_TIMING
+    if (const auto calls = rx::phase_calls.load()) {
+        const char* const names[rx::phase_count] = {"ph_memory_ms", "ph_survey_ms",
+                                                    "ph_offsets_ms", "ph_scatter_ms",
+                                                    "ph_buckets_ms"};
+        for (int i = 0; i < rx::phase_count; ++i)
+            state.counters[names[i]] =
+                static_cast<double>(rx::phase_ns[static_cast<std::size_t>(i)].load()) / 1e6 /
+                static_cast<double>(calls);
+    }
+#endif
 }
 
 void memcpy_tbb(benchmark::State& st) {

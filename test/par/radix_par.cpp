@@ -8,7 +8,7 @@
 // backend is checked against the same expectation on every input.
 //
 // Sizes sit at the backend's edges: insertion-sorted buckets (16), the serial/parallel switch and
-// a u32 leaf (2^16), a u64 or pair leaf (2^15), blocks of the chained MSD pass (4096 .. 2^16), and
+// a u32 leaf (2^16), a u64 or pair leaf (2^15), chunks of the MSD pass (2^14 and more), and
 // sizes that give buckets larger than a leaf (a serial split) or larger than a worker's share (a
 // parallel recursion, two and three levels deep for the skewed inputs).
 #include <algorithm>

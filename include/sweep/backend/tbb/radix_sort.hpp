@@ -5,14 +5,18 @@
 // (the hybrid of Polychroniou and Ross, "A comprehensive study of main-memory partitioning and its
 // application to large-scale comparison- and radix-sort", SIGMOD 2014):
 //   1. survey (parallel, one read): OR and AND of all keys (which bits vary at all), whether the
-//      range is already sorted, and the histogram of the top digit;
-//   2. MSD pass (parallel, one chained pass as in chained_pass.hpp): each block is counted in
-//      cache, takes the per-digit counts of all blocks before it from its predecessor, and is
-//      scattered from cache into the temporary: stable, one read and one write of DRAM;
+//      range is already sorted, and the histogram of the top digit for each of a few large chunks
+//      (chunks_per_worker per worker);
+//   2. MSD pass (parallel over the same chunks): the chunk histograms, scanned across chunks, are
+//      where each chunk's run of each bucket starts; each chunk is scattered into the temporary
+//      through per-worker write-combining lines with streaming stores: stable, one read and one
+//      write of DRAM, no second count;
 //   3. buckets (parallel over buckets): each bucket, now contiguous, is sorted on one thread by a
-//      serial LSD radix sort in a per-worker scratch that stays in L2 and written to the caller's
-//      range. A bucket too large for L2 takes one more serial MSD split; a bucket too large for
-//      one worker (skewed keys) is sorted by steps 1-3 again, in parallel.
+//      serial LSD radix sort between its place in the temporary and a per-worker scratch, both in
+//      L2, then copied (streaming stores) to the caller's range (with values: its last pass
+//      writes the caller's range). A bucket too large for L2 takes
+//      one more serial MSD split; a bucket too large for one worker (skewed keys) is sorted by
+//      steps 1-3 again, in parallel.
 // DRAM sees 5 transfers of the keys (read; read + write; read + write), whatever the key width.
 // Ranges below serial_below, and .threads(1), run steps 2-3 on the calling thread.
 #pragma once
@@ -23,6 +27,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -59,9 +64,6 @@ namespace sweep::detail::tbb_backend::radix {
 #ifndef SWEEP_RADIX_LEAF_KIB
 #define SWEEP_RADIX_LEAF_KIB 256
 #endif
-#ifndef SWEEP_RADIX_BLOCK_KIB
-#define SWEEP_RADIX_BLOCK_KIB 512
-#endif
 #ifndef SWEEP_RADIX_SERIAL_BELOW
 #define SWEEP_RADIX_SERIAL_BELOW 65536
 #endif
@@ -80,20 +82,61 @@ inline constexpr int max_msd_bits = SWEEP_RADIX_MSD_BITS;
 inline constexpr std::int64_t leaf_bytes = std::int64_t{SWEEP_RADIX_LEAF_KIB} << 10;
 /// Largest range of a serial LSD, in leaves.
 inline constexpr std::int64_t lsd_leaves = 4;
-/// Bytes (keys + values) per block of the chained MSD pass: counted, then scattered from L2.
-inline constexpr std::int64_t block_bytes = std::int64_t{SWEEP_RADIX_BLOCK_KIB} << 10;
+#ifndef SWEEP_RADIX_CHUNKS_PER_WORKER
+#define SWEEP_RADIX_CHUNKS_PER_WORKER 4
+#endif
+/// Chunks per worker of a parallel MSD pass (survey and scatter): few and large, so that each
+/// bucket's run in a chunk spans many whole cache lines (partial lines at the run's ends are
+/// written element-wise), yet enough for the workers to balance their load.
+inline constexpr int chunks_per_worker = SWEEP_RADIX_CHUNKS_PER_WORKER;
+/// Smallest chunk of a parallel MSD pass, in keys.
+inline constexpr std::int64_t min_chunk = std::int64_t{1} << 14;
 /// Below this many keys the whole sort runs on the calling thread.
 inline constexpr std::int64_t serial_below = SWEEP_RADIX_SERIAL_BELOW;
 /// Buckets this small are insertion-sorted.
 inline constexpr std::int64_t insertion_max = 16;
 /// Width of the serial MSD split of a bucket larger than a leaf.
 inline constexpr int split_bits = 11;
-/// Keys per block of the survey pass (a pure streaming read).
-inline constexpr std::int64_t survey_block = std::int64_t{1} << 16;
-/// Passes over more bytes than this use streaming stores (a last-level cache holds less).
-inline constexpr std::int64_t stream_bytes = std::int64_t{32} << 20;
-/// Ring of carry slots of the chained MSD pass; 2 suffice (docs/radix_sort.md).
-inline constexpr int chain_slots = 4;
+#ifndef SWEEP_RADIX_STREAM_KIB
+#define SWEEP_RADIX_STREAM_KIB 32768
+#endif
+/// Sorts and passes over at least this many bytes write with streaming stores: the MSD scatter
+/// and the leaves' copy into the caller's range (a last-level cache holds less; the result is
+/// not read again by the sort).
+inline constexpr std::int64_t stream_bytes = std::int64_t{SWEEP_RADIX_STREAM_KIB} << 10;
+
+// ---- phase clock (perf only) --------------------------------------------------------------------
+// Compiled in with SWEEP_RADIX_TIMING=1 (the whole program; perf/sweep_perf_cpu_radix_phases
+// prints it): wall nanoseconds of each phase of the top-level parallel sort, summed over calls.
+#ifndef SWEEP_RADIX_TIMING
+#define SWEEP_RADIX_TIMING 0
+#endif
+enum class phase : int { memory, survey, offsets, scatter, buckets };
+inline constexpr int phase_count = 5;
+#if SWEEP_RADIX_TIMING
+inline std::array<std::atomic<std::int64_t>, phase_count> phase_ns{};
+inline std::atomic<std::int64_t> phase_calls{0};
+class phase_clock {
+public:
+    explicit phase_clock(bool on) noexcept : on_(on) {}
+    void lap(phase p) noexcept {
+        if (!on_) return;
+        const auto t = std::chrono::steady_clock::now();
+        phase_ns[static_cast<int>(p)] +=
+            std::chrono::duration_cast<std::chrono::nanoseconds>(t - t_).count();
+        t_ = t;
+    }
+
+private:
+    bool on_;
+    std::chrono::steady_clock::time_point t_ = std::chrono::steady_clock::now();
+};
+#else
+struct phase_clock {
+    explicit constexpr phase_clock(bool) noexcept {}
+    constexpr void lap(phase) const noexcept {}
+};
+#endif
 
 inline int ceil_log2(std::int64_t x) noexcept {
     return x <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(x - 1));
@@ -137,10 +180,6 @@ using value_buffer_t = std::conditional_t<has_values_v<V>, V, char>;
 template <class V>
 using value_buffer = buffer<value_buffer_t<V>>;
 
-/// A carry slot's publication flag, alone on its cache line.
-struct alignas(64) chain_flag {
-    std::atomic<std::int64_t> seq{0};
-};
 /// One worker's survey accumulators, alone on its cache line.
 template <class U>
 struct alignas(64) survey_acc {
@@ -191,9 +230,7 @@ public:
         value_buffer<V> sv;
         std::vector<std::uint32_t> counts;
         std::vector<std::int64_t> offs;
-        std::vector<std::int64_t> hist;
-        std::vector<std::int64_t> carries;
-        std::vector<chain_flag> flags;
+        std::vector<std::int64_t> hist;  // per chunk of an MSD pass: counts, then offsets
         std::vector<survey_acc<U>> acc;
         std::vector<std::uint32_t> order;
         buffer<std::byte, alignof(value_buffer_t<V>)> wc;  // values' lines follow the keys' lines
@@ -203,18 +240,18 @@ public:
               counts(testing::temporary_size(static_cast<std::size_t>(count_stride * workers))),
               offs(testing::temporary_size(static_cast<std::size_t>(offs_stride * workers))),
               hist(testing::temporary_size(
-                  parallel ? static_cast<std::size_t>(radix_max * workers) : 0)),
-              carries(testing::temporary_size(
-                  parallel ? static_cast<std::size_t>(radix_max * chain_slots) : 0)),
-              flags(testing::temporary_size(parallel ? static_cast<std::size_t>(chain_slots) : 0)),
+                  parallel ? static_cast<std::size_t>(radix_max * chunks_per_worker * workers)
+                           : 0)),
               acc(testing::temporary_size(parallel ? static_cast<std::size_t>(workers) : 0)),
               order(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max) : 0)),
               wc(temp > 0 ? wc_bytes * workers : 0) {}
     };
 
-    sorter(K* keys, V* vals, memory& m, std::int64_t scratch, int workers)
+    /// stream: the whole sort is larger than a last-level cache (the leaves write the caller's
+    /// range with streaming stores).
+    sorter(K* keys, V* vals, memory& m, std::int64_t scratch, int workers, bool stream)
         : c_{keys, vals}, t_{m.tk.get(), value_ptr(m.tv)}, m_(m), scratch_(scratch),
-          workers_(workers) {}
+          workers_(workers), stream_(stream) {}
 
     /// Sorts the whole range on the calling thread.
     void serial(std::int64_t n) { serial_sort(c_, 0, n, 0, key_bits, 0); }
@@ -280,7 +317,7 @@ private:
         }
         if (n <= scratch_) {
             serial_lsd<lsd_bits>(xs, cs, scratch(w), n, bit_lo, bit_hi, lsd_width(n), counts(w),
-                                 offs(w));
+                                 stream_);
             return;
         }
         // Too large for cache: split into the other buffer and recurse. Deeper splits (skewed
@@ -351,21 +388,29 @@ private:
         bool sorted;
     };
 
-    /// One parallel read of xs[0, n): OR, AND, sortedness (when asked) and the histogram of d
-    /// into hist[0, d.radix()).
+    /// The chunks of a parallel MSD pass over n keys (the survey and the scatter use the same).
+    block_grid chunk_grid(std::int64_t n) const noexcept {
+        const std::int64_t most = std::int64_t{chunks_per_worker} * workers_;
+        const std::int64_t chunks = std::clamp<std::int64_t>(n / min_chunk, 1, most);
+        return block_grid{n, (n + chunks - 1) / chunks};
+    }
+    std::int64_t* chunk_hist(std::int64_t c) const noexcept {
+        return m_.hist.data() + c * radix_max;
+    }
+
+    /// One parallel read of xs[0, n): OR, AND, sortedness (when asked) and, for every chunk of
+    /// grid, the histogram of d into chunk_hist(c)[0, d.radix()).
     template <class X>
-    survey_result survey(const X& xs, std::int64_t n, digit d, std::int64_t* hist,
-                         bool check_sorted) const {
-        const block_grid grid{n, survey_block};
+    survey_result survey(const X& xs, const block_grid& grid, digit d, bool check_sorted) const {
         std::atomic<std::int64_t> ticket{0};
         run_workers(workers_, [&](int w) {
-            std::int64_t* h = m_.hist.data() + w * radix_max;
-            std::fill(h, h + d.radix(), 0);
             U o = 0, a = U(~U(0));
             bool sorted = true;
             for (;;) {
                 const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
                 if (b >= grid.count()) break;
+                std::int64_t* h = chunk_hist(b);
+                std::fill(h, h + d.radix(), 0);
                 const std::int64_t lo = grid.begin(b), hi = grid.end(b);
                 if (check_sorted && sorted) {
                     U prev = lo > 0 ? xs.key(lo - 1) : U(0);
@@ -389,10 +434,7 @@ private:
             m_.acc[static_cast<std::size_t>(w)] = survey_acc<U>{o, a, sorted};
         });
         survey_result r{0, U(~U(0)), true};
-        std::fill(hist, hist + d.radix(), 0);
         for (int w = 0; w < workers_; ++w) {
-            const std::int64_t* h = m_.hist.data() + w * radix_max;
-            for (std::uint32_t j = 0; j < d.radix(); ++j) hist[j] += h[j];
             const auto& acc = m_.acc[static_cast<std::size_t>(w)];
             r.or_all |= acc.or_all;
             r.and_all &= acc.and_all;
@@ -401,62 +443,48 @@ private:
         return r;
     }
 
-    /// The chained MSD pass: xs[0, n) scattered by digit d into ys[0, n), stable. start[j] is the
-    /// first position of bucket j. Block b counts itself in cache, waits for the counts of blocks
-    /// [0, b) from block b-1, publishes those of [0, b], and scatters itself from cache.
-    template <class X, class Y>
-    void msd_pass(const X& xs, const Y& ys, std::int64_t n, digit d,
-                  const std::int64_t* start) const {
-        const std::int64_t per_block = std::clamp<std::int64_t>(
-            n / (4 * static_cast<std::int64_t>(workers_)), 4096, block_bytes / elem_bytes);
-        const block_grid grid{n, per_block};
-        const std::int64_t blocks = grid.count();
+    /// After a survey of grid on digit d: bound[j] = first position of bucket j (j <= radix), and
+    /// each chunk's histogram becomes the first position of its run of each bucket (chunk c's
+    /// elements of bucket j follow those of chunks before c: the scatter is stable).
+    void chunk_offsets(const block_grid& grid, digit d, std::int64_t* bound) const noexcept {
         const std::uint32_t radix = d.radix();
-        const bool stream = n * elem_bytes >= stream_bytes;
-        for (auto& f : m_.flags) f.seq.store(-1, std::memory_order_relaxed);
+        std::fill(bound, bound + radix + 1, 0);
+        for (std::int64_t c = 0; c < grid.count(); ++c) {
+            const std::int64_t* h = chunk_hist(c);
+            for (std::uint32_t j = 0; j < radix; ++j) bound[j + 1] += h[j];
+        }
+        for (std::uint32_t j = 0; j < radix; ++j) bound[j + 1] += bound[j];
+        std::int64_t* run = offs(0);  // worker 0's offsets are free between passes
+        std::copy(bound, bound + radix, run);
+        for (std::int64_t c = 0; c < grid.count(); ++c) {
+            std::int64_t* h = chunk_hist(c);
+            for (std::uint32_t j = 0; j < radix; ++j) {
+                const std::int64_t k = h[j];
+                h[j] = run[j];
+                run[j] += k;
+            }
+        }
+    }
+
+    /// The MSD pass: xs[0, n) scattered by digit d into ys[0, n), stable, chunk by chunk of grid
+    /// from the offsets of chunk_offsets. One read and one (streaming) write of the data.
+    template <class X, class Y>
+    void msd_pass(const X& xs, const Y& ys, const block_grid& grid, digit d) const {
+        const bool stream = grid.n * elem_bytes >= stream_bytes;
         std::atomic<std::int64_t> ticket{0};
         run_workers(workers_, [&](int w) {
-            std::uint32_t* cnt = counts(w);
-            std::int64_t* off = offs(w);
             for (;;) {
                 const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
-                if (b >= blocks) break;
-                const std::int64_t lo = grid.begin(b), len = grid.end(b) - lo;
-                const X src = xs.at(lo);
-                std::fill(cnt, cnt + radix, 0u);
-                count_digit(src, len, d, cnt);
-                std::int64_t* out = m_.carries.data() + (b % chain_slots) * radix_max;
-                if (b == 0) {
-                    std::copy(start, start + radix, off);
-                    if (blocks > 1) std::copy(cnt, cnt + radix, out);
-                } else {
-                    // Block b-1's owner took its ticket first and its count waits on nothing,
-                    // so this ends. The usual wait is one hand-off (under a microsecond); after
-                    // ~2.5 us of pause (about 40 ns each on Zen 4 and Sapphire Rapids) the owner
-                    // is probably descheduled: yield to it.
-                    auto& prev = m_.flags[static_cast<std::size_t>((b - 1) % chain_slots)].seq;
-                    for (unsigned spins = 0; prev.load(std::memory_order_acquire) != b - 1;
-                         ++spins) {
-                        if (spins < 64) cpu_relax();
-                        else std::this_thread::yield();
-                    }
-                    const std::int64_t* in =
-                        m_.carries.data() + ((b - 1) % chain_slots) * radix_max;
-                    for (std::uint32_t j = 0; j < radix; ++j) off[j] = start[j] + in[j];
-                    if (b + 1 < blocks)
-                        for (std::uint32_t j = 0; j < radix; ++j) out[j] = in[j] + cnt[j];
-                }
-                if (b + 1 < blocks)
-                    m_.flags[static_cast<std::size_t>(b % chain_slots)].seq.store(
-                        b, std::memory_order_release);
-                scatter_far(src, len, d, ys, off, w, stream);
+                if (b >= grid.count()) break;
+                const std::int64_t lo = grid.begin(b);
+                scatter_far(xs.at(lo), grid.end(b) - lo, d, ys, chunk_hist(b), w, stream);
             }
         });
     }
 
     template <class X>
     void par_copy(const X& xs, const C& cs, std::int64_t n) const {
-        const block_grid grid{n, survey_block};
+        const block_grid grid{n, std::int64_t{1} << 16};
         tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, grid.count()), [&](const auto& r) {
             for (std::int64_t b = r.begin(); b != r.end(); ++b)
                 copy_range(xs.at(grid.begin(b)), cs.at(grid.begin(b)), grid.end(b) - grid.begin(b));
@@ -467,11 +495,13 @@ private:
     template <class X>
     void par_sort(const X& x, std::int64_t lo, std::int64_t n, int bit_lo, int bit_hi, bool top) {
         const X xs = x.at(lo);
+        phase_clock clock(top);
         std::array<std::int64_t, radix_max + 1> bound;
         const int spread = ceil_log2(8 * static_cast<std::int64_t>(workers_));  // 8 buckets a worker
         int width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
         digit d{bit_hi - width, width};
-        const survey_result s = survey(xs, n, d, bound.data() + 1, top);
+        const block_grid grid = chunk_grid(n);
+        const survey_result s = survey(xs, grid, d, top);
         const U varying = U((s.or_all ^ s.and_all) & bit_range(bit_lo, bit_hi));
         if (varying == 0 || (top && s.sorted)) {
             if constexpr (!X::is_caller) par_copy(xs, c_.at(lo), n);
@@ -484,15 +514,17 @@ private:
             bit_lo = vary_lo;
             width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
             d = digit{bit_hi - width, width};
-            survey(xs, n, d, bound.data() + 1, false);
+            survey(xs, grid, d, false);
         }
+        clock.lap(phase::survey);
         bit_lo = std::max(bit_lo, vary_lo);
         const std::uint32_t radix = d.radix();
-        bound[0] = 0;
-        for (std::uint32_t j = 0; j < radix; ++j) bound[j + 1] += bound[j];
+        chunk_offsets(grid, d, bound.data());
+        clock.lap(phase::offsets);
 
         const auto y = other<X>();
-        msd_pass(xs, y.at(lo), n, d, bound.data());
+        msd_pass(xs, y.at(lo), grid, d);
+        clock.lap(phase::scatter);
 
         // Buckets: a bucket larger than a worker's share is sorted in parallel, one after the
         // other; the others go to the workers, largest (those needing a split) first.
@@ -519,6 +551,7 @@ private:
                 serial_sort(y, lo + bound[j], bound[j + 1] - bound[j], bit_lo, sub_hi, w);
             }
         });
+        clock.lap(phase::buckets);
     }
 
     C c_;
@@ -526,6 +559,7 @@ private:
     memory& m_;
     std::int64_t scratch_;
     int workers_;
+    bool stream_;
 };
 
 /// Sorts keys[0, n) (and vals[0, n) along, unless V is no_value) on up to max_threads threads.
@@ -536,11 +570,16 @@ void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
     const std::int64_t scratch = std::min(n, S::lsd_max);  // per worker
     if (workers <= 1 || n < serial_below) {
         typename S::memory m(n > scratch ? n : 0, scratch, 1, false);
-        S(keys, vals, m, scratch, 1).serial(n);
+        S(keys, vals, m, scratch, 1, n * S::elem_bytes >= stream_bytes).serial(n);
         return;
     }
+    phase_clock clock(true);
     typename S::memory m(n, scratch, workers, true);
-    S s(keys, vals, m, scratch, workers);
+    clock.lap(phase::memory);
+#if SWEEP_RADIX_TIMING
+    ++phase_calls;
+#endif
+    S s(keys, vals, m, scratch, workers, n * S::elem_bytes >= stream_bytes);
     in_arena(max_threads, [&](int) { s.parallel(n); });
 }
 
