@@ -10,8 +10,6 @@
 #   racecheck:T1,T2  the same with racecheck
 #   ctest:REGEX      ctest over everything except REGEX (e.g. the GPU tests, run by `tests`)
 #   run:NAME:CMD     run CMD (relative to the build dir) into $OUT/NAME.md
-#   prebuilt:ARCHIVE unpack executables built elsewhere (perf/pack_prebuilt.sh, on a machine with
-#                    the same toolchain family) into $B, so that the device spends no time building
 # Logs go to $OUT. STAGE_CMAKE_ARGS: extra configure arguments (e.g. -DSWEEP_PRECOMPILED_KERNELS=OFF
 # for a quick run of nvcc-compiled tests and benches only).
 set -u
@@ -61,9 +59,6 @@ for stage in "$@"; do
       (cd $B && timeout ${CTEST_TIMEOUT:-240} ctest -j16 -E "${stage#ctest:}" --output-on-failure) >"$OUT/ctest.log" 2>&1
       log "ctest -E '${stage#ctest:}': rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
       grep -E "\*\*\*Failed|Timeout" "$OUT/ctest.log" | head -20 | tee -a "$OUT/summary.md" ;;
-    prebuilt:*)
-      mkdir -p "$B" && tar -xf "${stage#prebuilt:}" -C "$B" && touch "$B/.prebuilt"
-      log "prebuilt: $(ls $B/test $B/perf/gpu $B/perf 2>/dev/null | grep -c sweep_perf\|test_) executables from ${stage#prebuilt:}" ;;
     run:*)
       rest=${stage#run:}; name=${rest%%:*}; cmd=${rest#*:}
       (cd $B && timeout ${RUN_TIMEOUT:-200} bash -c "$cmd") >"$OUT/$name.md" 2>&1

@@ -46,9 +46,6 @@ case $what in
   sanitize) targets=${SAN_TESTS:-$all_gpu_tests} ;;
   *) targets=$all_gpu_tests ;;
 esac
-if [ -f "$B/.prebuilt" ]; then
-  log "build: none (prebuilt executables in $B, perf/device_stage.sh prebuilt:)"
-else
 if [ ! -f "$B/CMakeCache.txt" ]; then
   cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 \
     || { tail -20 "$OUT/configure.log"; exit 1; }
@@ -56,7 +53,6 @@ fi
 ( time cmake --build "$B" --target $targets -j"$(nproc)" -- -k ) >"$OUT/build_rel.log" 2>&1
 grep -E "error" -A3 "$OUT/build_rel.log" | head -30
 log "build ($what, $(echo $targets | wc -w) targets): $(grep real "$OUT/build_rel.log" | tr '\t' ' ')"
-fi
 nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv,noheader 2>/dev/null | tee -a "$OUT/summary.md"
 
 figures() { grep -E "^(differential|gpu out of memory|forward progress|look-back|int8 scan|[0-9]+ threads|FAIL|SKIPPED)" "$1" | head -${2:-20}; }
