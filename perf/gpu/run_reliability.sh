@@ -56,7 +56,7 @@ log "build ($what, $(echo $targets | wc -w) targets): $(grep real "$OUT/build_re
 nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv,noheader 2>/dev/null | tee -a "$OUT/summary.md"
 
 figures() { grep -E "^(differential|gpu out of memory|forward progress|look-back|int8 scan|[0-9]+ threads|FAIL|SKIPPED)" "$1" | head -${2:-20}; }
-catch_totals() { grep -E "All tests passed|test cases:|No tests ran|assertions:" "$1" | tail -2 | tr -s ' \n' ' '; }
+. "$(dirname "$0")/sanitize_lib.sh"  # catch_totals, san_one
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
   for t in $rel_tests; do
@@ -68,45 +68,6 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
     figures "$OUT/$t.log" | tee -a "$OUT/summary.md"
   done
 fi
-
-# One (tool, test) run under compute-sanitizer; writes its summary line to $OUT/san_TOOL_TEST.line:
-#   TOOL TEST: clean|NOT CLEAN|INCOMPLETE, device errors D, CUDA API errors A, tests pass|FAIL|?, S s, ...
-# Device errors: memory, initcheck, synccheck and racecheck reports, leaks (ERROR SUMMARY less the
-# API errors; racecheck: the errors of its RACECHECK SUMMARY). CUDA API errors ("Program hit ...")
-# are listed apart: some tests provoke them on purpose (a synchronizing call inside a capture).
-san_one() {
-  local tool=$1 t=$2 lim=$3 extra="" s rc f total api dev tests st rsum
-  f="$OUT/san_${tool}_$t.log"
-  [ "$tool" = memcheck ] && extra="--leak-check full"
-  s=$(date +%s)
-  timeout -k 10 "$lim" compute-sanitizer --tool "$tool" $extra --error-exitcode 9 "$B/test/$t" >"$f" 2>&1
-  rc=$?
-  total=$(grep -Eo 'ERROR SUMMARY: [0-9]+' "$f" | tail -1 | grep -Eo '[0-9]+$')
-  api=$(grep -c '^========= Program hit' "$f")
-  rsum=$(grep -Eo 'RACECHECK SUMMARY: .*' "$f" | tail -1)
-  if [ "$tool" = racecheck ] && [ -n "$rsum" ]; then
-    dev=$(echo "$rsum" | grep -Eo '\([0-9]+ error' | grep -Eo '[0-9]+')
-    rsum=" ($rsum)"
-  elif [ -n "$total" ]; then
-    dev=$(( total - api )); rsum=""
-  else
-    dev=""
-  fi
-  if grep -q "All tests passed" "$f"; then tests=pass
-  elif grep -Eq "test cases:.*failed|assertions:.*failed" "$f"; then tests=FAIL
-  else tests="?"; fi
-  if [ -z "$dev" ] || [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-    # No summary: cut short (timeout) or crashed. Count the error records printed so far.
-    st="INCOMPLETE (rc=$rc$( [ $rc -ge 124 ] && echo ", timeout ${lim} s"))"
-    dev="$(grep -Ec '^========= (Invalid|Uninitialized|Barrier|Error|Race|Leaked|Cuda|Malloc|Fatal)' "$f") so far"
-  elif [ "$dev" -eq 0 ] && [ "$tests" = pass ]; then st=clean
-  elif [ "$dev" -eq 0 ] && [ $rc -eq 0 ] && grep -q "assertions: - none -" "$f"; then
-    # Every case skipped itself under SWEEP_TEST_MAX_N (the *_large tests: their point is n past
-    # 2^31, run at full size without a sanitizer by `tests`).
-    st="skipped (size cap)"
-  else st="NOT CLEAN (rc=$rc)"; fi
-  echo "$tool $t: $st, device errors $dev, CUDA API errors $api, tests $tests, $(( $(date +%s) - s )) s$rsum, $(catch_totals "$f")$(grep -m1 -Eo 'SKIPPED[^:]*: .*' "$f")" >"$OUT/san_${tool}_$t.line"
-}
 
 if [ "$what" = sanitize ] || [ "$what" = all ]; then
   export SWEEP_TEST_MAX_N=${SWEEP_TEST_MAX_N:-100000}
