@@ -144,6 +144,25 @@ bool poisoned(const T* p, std::size_t n) {
     return true;
 }
 
+/// A compacted output read back: its first k elements are want's, every slot after them still
+/// holds the poison (nothing written past the returned end).
+template <class T>
+void check_kept(const std::vector<T>& got, const std::vector<T>& want, std::int64_t k) {
+    const auto kk = static_cast<std::size_t>(k);
+    CHECK(same_bits(got.data(), want.data(), kk));
+    CHECK(poisoned(got.data() + kk, got.size() - kk));
+}
+
+/// partition_copy's two outputs read back: k kept elements and n - k rejected ones, each
+/// followed by untouched slots.
+template <class T>
+void check_split(const std::vector<T>& got_t, const std::vector<T>& got_f,
+                 const std::vector<T>& want, const std::vector<T>& want_f, std::int64_t n,
+                 std::int64_t k) {
+    check_kept(got_t, want, k);
+    check_kept(got_f, want_f, n - k);
+}
+
 /// Every form on sweep::gpu against seq for one input: copy_if with `pred`, copy_if with the
 /// byte stencil `stencil` and sweep::nonzero<>, with the input as its own stencil and with a copy
 /// of the input as the stencil, partition_copy, stable_partition and partition in place (both
@@ -178,8 +197,7 @@ void check_forms(const std::vector<T>& h, Pred pred, const std::vector<std::uint
                               static_cast<const T*>(in.data()) + n, out.data(), pred);
         REQUIRE(e - out.data() == k);
         const auto got = out.download();
-        CHECK(same_bits(got.data(), want.data(), static_cast<std::size_t>(k)));
-        CHECK(poisoned(got.data() + k, got.size() - static_cast<std::size_t>(k)));
+        check_kept(got, want, k);
     }
     {
         INFO("copy_if with a stencil");
@@ -188,8 +206,7 @@ void check_forms(const std::vector<T>& h, Pred pred, const std::vector<std::uint
                               sweep::nonzero<>{});
         REQUIRE(e - out.data() == sk);
         const auto got = out.download();
-        CHECK(same_bits(got.data(), swant.data(), static_cast<std::size_t>(sk)));
-        CHECK(poisoned(got.data() + sk, got.size() - static_cast<std::size_t>(sk)));
+        check_kept(got, swant, sk);
     }
     {
         INFO("copy_if with the input as its own stencil");
@@ -206,8 +223,7 @@ void check_forms(const std::vector<T>& h, Pred pred, const std::vector<std::uint
         T* e = sweep::copy_if(sweep::gpu, in.begin(), in.end(), range.begin(), out.begin(), pred);
         REQUIRE(e - out.data() == k);
         const auto got = out.download();
-        CHECK(same_bits(got.data(), want.data(), static_cast<std::size_t>(k)));
-        CHECK(poisoned(got.data() + k, got.size() - static_cast<std::size_t>(k)));
+        check_kept(got, want, k);
     }
     {
         INFO("partition_copy");
@@ -218,10 +234,7 @@ void check_forms(const std::vector<T>& h, Pred pred, const std::vector<std::uint
         REQUIRE(ef - out2.data() == n - k);
         const auto got_t = out.download();
         const auto got_f = out2.download();
-        CHECK(same_bits(got_t.data(), want.data(), static_cast<std::size_t>(k)));
-        CHECK(same_bits(got_f.data(), want_f.data(), static_cast<std::size_t>(n - k)));
-        CHECK(poisoned(got_t.data() + k, got_t.size() - static_cast<std::size_t>(k)));
-        CHECK(poisoned(got_f.data() + (n - k), got_f.size() - static_cast<std::size_t>(n - k)));
+        check_split(got_t, got_f, want, want_f, n, k);
     }
     {
         INFO("stable_partition in place");
