@@ -53,28 +53,8 @@ void run_case(const char* name, int lg, bool low, cudaStream_t s) {
     if (Pairs) ok(cudaMemcpyAsync(b.vref, b.vals, n * sizeof(V), cudaMemcpyDeviceToDevice, s), "copy");
 
     // CUB, DoubleBuffer form, temporary allocated once.
-    cub::DoubleBuffer<K> dk(b.keys, b.keys2);
-    cub::DoubleBuffer<V> dv(b.vals, b.vals2);
-    if constexpr (Pairs)
-        cub::DeviceRadixSort::SortPairs(nullptr, b.cub_bytes, dk, dv, n, 0, int(8 * sizeof(K)), s);
-    else
-        cub::DeviceRadixSort::SortKeys(nullptr, b.cub_bytes, dk, n, 0, int(8 * sizeof(K)), s);
-    ok(cudaMalloc(&b.cub_temp, b.cub_bytes), "cub temp");
-    const double cub_us = t.median_us(
-        [&] {
-            dk = cub::DoubleBuffer<K>(b.keys, b.keys2);
-            dv = cub::DoubleBuffer<V>(b.vals, b.vals2);
-            if constexpr (Pairs)
-                cub::DeviceRadixSort::SortPairs(b.cub_temp, b.cub_bytes, dk, dv, n, 0,
-                                                int(8 * sizeof(K)), s);
-            else
-                cub::DeviceRadixSort::SortKeys(b.cub_temp, b.cub_bytes, dk, n, 0,
-                                               int(8 * sizeof(K)), s);
-        },
-        setup);
-    ok(cudaStreamSynchronize(s), "cub");
-    bool check = same(dk.Current(), b.ref, n);
-    if (Pairs) check = check && same(dv.Current(), b.vref, n);
+    bool check = false;
+    const double cub_us = cub_sort_us<K, V, Pairs>(b, t, s, setup, check);
 
     const double thrust_us = t.median_us(
         [&] {

@@ -191,6 +191,35 @@ void tune_row(const char* name, buffers<K, V>& b, timer& t, cudaStream_t s, doub
     std::fflush(stdout);
 }
 
+/// CUB's DeviceRadixSort on b (DoubleBuffer form, its temporary allocated once into b.cub_temp:
+/// its best case), `setup` before each timed call. Returns the median time; `check` says whether
+/// CUB's result equals b.ref (and b.vref for pairs).
+template <class K, class V, bool Pairs, class Setup>
+double cub_sort_us(buffers<K, V>& b, timer& t, cudaStream_t s, Setup setup, bool& check) {
+    const std::int64_t n = b.n;
+    constexpr int bits = int(8 * sizeof(K));
+    cub::DoubleBuffer<K> dk(b.keys, b.keys2);
+    cub::DoubleBuffer<V> dv(b.vals, b.vals2);
+    if constexpr (Pairs)
+        cub::DeviceRadixSort::SortPairs(nullptr, b.cub_bytes, dk, dv, n, 0, bits, s);
+    else
+        cub::DeviceRadixSort::SortKeys(nullptr, b.cub_bytes, dk, n, 0, bits, s);
+    ok(cudaMalloc(&b.cub_temp, b.cub_bytes), "cub temp");
+    const double us = t.median_us(
+        [&] {
+            dk = cub::DoubleBuffer<K>(b.keys, b.keys2);
+            dv = cub::DoubleBuffer<V>(b.vals, b.vals2);
+            if constexpr (Pairs)
+                cub::DeviceRadixSort::SortPairs(b.cub_temp, b.cub_bytes, dk, dv, n, 0, bits, s);
+            else
+                cub::DeviceRadixSort::SortKeys(b.cub_temp, b.cub_bytes, dk, n, 0, bits, s);
+        },
+        setup);
+    ok(cudaStreamSynchronize(s), "cub");
+    check = same(dk.Current(), b.ref, n);
+    if (Pairs) check = check && same(dv.Current(), b.vref, n);
+    return us;
+}
 
 }  // namespace
 

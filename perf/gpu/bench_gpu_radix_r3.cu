@@ -12,28 +12,8 @@ namespace {
 template <class K, class V, bool Pairs>
 void cub_row(const char* name, buffers<K, V>& b, timer& t, cudaStream_t s, double base_us) {
     const std::int64_t n = b.n;
-    cub::DoubleBuffer<K> dk(b.keys, b.keys2);
-    cub::DoubleBuffer<V> dv(b.vals, b.vals2);
-    if constexpr (Pairs)
-        cub::DeviceRadixSort::SortPairs(nullptr, b.cub_bytes, dk, dv, n, 0, int(8 * sizeof(K)), s);
-    else
-        cub::DeviceRadixSort::SortKeys(nullptr, b.cub_bytes, dk, n, 0, int(8 * sizeof(K)), s);
-    ok(cudaMalloc(&b.cub_temp, b.cub_bytes), "cub temp");
-    const double us = t.median_us(
-        [&] {
-            dk = cub::DoubleBuffer<K>(b.keys, b.keys2);
-            dv = cub::DoubleBuffer<V>(b.vals, b.vals2);
-            if constexpr (Pairs)
-                cub::DeviceRadixSort::SortPairs(b.cub_temp, b.cub_bytes, dk, dv, n, 0,
-                                                int(8 * sizeof(K)), s);
-            else
-                cub::DeviceRadixSort::SortKeys(b.cub_temp, b.cub_bytes, dk, n, 0,
-                                               int(8 * sizeof(K)), s);
-        },
-        [&] { b.reset(s); });
-    ok(cudaStreamSynchronize(s), "cub");
-    bool check = same(dk.Current(), b.ref, n);
-    if (Pairs) check = check && same(dv.Current(), b.vref, n);
+    bool check = false;
+    const double us = cub_sort_us<K, V, Pairs>(b, t, s, [&] { b.reset(s); }, check);
     const int lg = 63 - __builtin_clzll(static_cast<unsigned long long>(n));
     std::printf("| %s | 2^%d | cub::DeviceRadixSort | - | %.1f | %.2f | %.3f %s |\n", name, lg, us,
                 gkeys(n, us), base_us / us, check ? "" : "MISMATCH");
