@@ -107,9 +107,10 @@ TEST_CASE("differential fuzzing: gpu and par against seq", "[gpu][fuzz]") {
         ++done;
         const auto c = sweep_fuzz::draw_case(s, tiles, max_n);
         elements += c.n;
-        if (sweep_fuzz::is_radix(c.a)) ++radix_cases;
+        const bool radix = sweep_fuzz::is_radix(c.a);
+        radix_cases += radix;
 #ifndef SWEEP_HAS_GPU_RADIX_SORT
-        if (sweep_fuzz::is_radix(c.a)) ++radix_par_only;
+        radix_par_only += radix;
 #endif
         std::string bad;
         try {
