@@ -402,18 +402,18 @@ void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, 
                 else scatter_digit(s, n, dl.d[active[p]], x, off);
             }
         }
-        return;
-    }
-    // c -> s -> c -> s ... or x -> s -> x -> s ...; the result is in s when the count is odd.
-    for (int p = 0; p < r; ++p) {
-        std::uint32_t* off = offsets(active[p]);
-        if (p % 2 == 0) scatter_digit(x, n, dl.d[active[p]], s, off);
-        else scatter_digit(s, n, dl.d[active[p]], x, off);
-    }
-    if constexpr (X::is_caller) {
-        if (r % 2 == 1) copy_range(s, c, n);
     } else {
-        copy_out(r % 2 == 1 ? s : x, c, n, stream);
+        // c -> s -> c -> s ... or x -> s -> x -> s ...; the result is in s when the count is odd.
+        for (int p = 0; p < r; ++p) {
+            std::uint32_t* off = offsets(active[p]);
+            if (p % 2 == 0) scatter_digit(x, n, dl.d[active[p]], s, off);
+            else scatter_digit(s, n, dl.d[active[p]], x, off);
+        }
+        if constexpr (X::is_caller) {
+            if (r % 2 == 1) copy_range(s, c, n);
+        } else {
+            copy_out(r % 2 == 1 ? s : x, c, n, stream);
+        }
     }
 }
 
