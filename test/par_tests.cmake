@@ -6,6 +6,8 @@ if(SWEEP_ENABLE_TBB)
   # The same sort with its constants shrunk (streaming stores, small leaves): its own executable.
   sweep_add_test(test_par_radix_stream par/radix_par_stream.cpp)
   sweep_add_test(test_segmented_par par/segmented_par.cpp)
+  # The SIMD scan pass of compensated sums (backend/tbb/comp_scan_simd.hpp).
+  sweep_add_test(test_par_comp_simd par/comp_simd.cpp)
 endif()
 # Reliability (issue 9): allocation failure at every host temporary (the fault-injection hook of
 # sweep/detail/fault_injection.hpp, compiled in for this executable only), concurrent par calls.

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <sweep/backend/tbb/comp_scan_simd.hpp>
 #include <sweep/detail/compensated.hpp>
 #include <sweep/detail/scan_common.hpp>
 #include <sweep/functional.hpp>
@@ -53,6 +54,11 @@ template <class Acc, class In, class Op, class F>
 Acc block_reduce(In first, std::int64_t lo, std::int64_t hi, Op& op, F& f) {
     if constexpr (comp_lane_reduce_v<Acc, In, Op, F>) {
         using T = decltype(Acc::s);
+#if SWEEP_COMP_SIMD
+        // Vertical SIMD pairs (comp_scan_simd.hpp): the compiler leaves the scalar lanes below
+        // unvectorized (GCC 12: scalar addss/subss only).
+        return comp_simd::reduce(std::to_address(first) + lo, hi - lo);
+#endif
         if (hi - lo >= 2 * reduce_lanes) {
             const T* x = std::to_address(first) + lo;
             const std::int64_t len = hi - lo;
@@ -99,11 +105,27 @@ Acc block_reduce(In first, std::int64_t lo, std::int64_t hi, Op& op, F& f) {
     return acc;
 }
 
+/// True for a compensated sum from contiguous T into contiguous T without a user transform: the
+/// scan pass then runs in SIMD lanes (comp_scan_simd.hpp).
+template <class Acc, class In, class Out, class Op, class F>
+inline constexpr bool comp_simd_scan_v = false;
+template <class T, class In, class Out, class F>
+inline constexpr bool comp_simd_scan_v<comp_sum<T>, In, Out, comp_plus<T>, F> =
+    comp_lane_reduce_v<comp_sum<T>, In, comp_plus<T>, F> && std::contiguous_iterator<Out> &&
+    std::is_same_v<std::iter_value_t<Out>, T>;
+
 /// Scans f(first[lo..hi)) into d_first[lo..hi). carry: the carry-in, or null (inclusive scan of
 /// the first block without init). Reads x_i before writing out_i, so in place is fine.
 template <bool Exclusive, class Acc, class In, class Out, class Op, class F>
 void block_scan(In first, std::int64_t lo, std::int64_t hi, Out d_first, Op& op, F& f,
                 const Acc* carry) {
+#if SWEEP_COMP_SIMD
+    if constexpr (comp_simd_scan_v<Acc, In, Out, Op, F>) {
+        if (comp_simd::block_scan<Exclusive>(std::to_address(first) + lo,
+                                             std::to_address(d_first) + lo, hi - lo, carry))
+            return;
+    }
+#endif
     if constexpr (Exclusive) {
         Acc acc = *carry;
         for (std::int64_t i = lo; i < hi; ++i) {
