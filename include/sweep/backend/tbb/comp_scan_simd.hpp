@@ -27,8 +27,11 @@
 //
 // Written with GCC/Clang vector extensions (no intrinsics), so the same source compiles to SSE2
 // on the x86-64 baseline and to AVX2 in a copy built with the target attribute, chosen at run
-// time; other compilers (and nvcc, which does not parse __builtin_shufflevector) keep the scalar
-// pass. SWEEP_NO_COMP_SIMD=1 at compile time turns the lanes off (for A/B measurements).
+// time (the two copies give the same bits: the same operations in the same order, no products to
+// contract). GCC 12 or later (for __builtin_shufflevector), Clang, and nvcc's host pass over
+// either; other compilers keep the scalar pass. Every translation unit of one program must agree
+// (a TU built with SWEEP_NO_COMP_SIMD=1, or by an older GCC, would give the scan templates a
+// second definition): SWEEP_NO_COMP_SIMD=1 is meant for A/B builds of a whole program.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +40,7 @@
 
 #include <sweep/detail/compensated.hpp>
 
-#if !defined(SWEEP_NO_COMP_SIMD) && !defined(__CUDACC__) && !defined(__NVCOMPILER) && \
+#if !defined(SWEEP_NO_COMP_SIMD) && !defined(__NVCOMPILER) && \
     (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))
 #define SWEEP_COMP_SIMD 1
 #else
