@@ -369,10 +369,9 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
     }
     using agent = compaction_bulk_agent<BulkTuning, in_t, in_t, std::int32_t*, std::int32_t*, pred_t>;
     cudaFuncAttributes attr{};
-    // (Stages = 2: the pipelined kernel; run_compaction has raised its shared-memory limit.)
-    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel_for<agent>()), "attributes");
+    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel<agent>), "attributes");
     int per_sm = 0;
-    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel_for<agent>(),
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel<agent>,
                                                      agent::threads, agent::smem_bytes),
        "occupancy");
     const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
