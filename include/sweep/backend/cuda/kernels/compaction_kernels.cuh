@@ -61,19 +61,19 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     wait_for_reset();  // before the ticket, any tile state and the direction
     const bool mirror = p.direction != nullptr && *p.direction != 0;  // uniform
     if (threadIdx.x == 0) {
-        bulk::init(&agent.h.bar[0]);
+        bulk::init(&agent.h.bar);
         bulk::fence_init();
         // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
         const std::int64_t order = atomicAdd(ticket, 1u);
         const std::int64_t tile = mirror ? tiles - 1 - order : order;
         if (agent.is_full(tile)) agent.start_copy(tile);
-        agent.h.order[0] = order;
+        agent.h.order = order;
     }
     __syncthreads();
-    const std::int64_t order = agent.h.order[0];
+    const std::int64_t order = agent.h.order;
     const std::int64_t tile = mirror ? tiles - 1 - order : order;
     if (agent.is_full(tile)) {
-        bulk::wait(&agent.h.bar[0], 0);
+        bulk::wait(&agent.h.bar, 0);
     } else {
         agent.load_partial(tile);
         __syncthreads();
