@@ -34,15 +34,6 @@ if [ "$what" = gpu ]; then
     timeout ${SAN_TIMEOUT:-120} env ${SAN_MAX_N:+SWEEP_TEST_MAX_N=$SAN_MAX_N} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/$t >"$OUT/memcheck_$t.log" 2>&1
     log "memcheck $t: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_$t.log" | tail -1)"
   done
-  # Compaction's non-default tile geometries (two and three tile buffers a block, ticket loops):
-  # memcheck on int32 at capped sizes (blocks still loop: the first blocks take several tickets),
-  # racecheck on one three-stage case.
-  if [ -x $B/test/test_gpu_compaction_variants_wide ]; then
-    timeout ${SAN_TIMEOUT:-120} env SWEEP_TEST_MAX_N=${SAN_MAX_N:-100000} compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/test_gpu_compaction_variants_wide '*int32*' >"$OUT/memcheck_test_gpu_compaction_variants_wide.log" 2>&1
-    log "memcheck test_gpu_compaction_variants_wide (int32): rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_test_gpu_compaction_variants_wide.log" | tail -1)"
-    timeout ${SAN_TIMEOUT:-120} env SWEEP_TEST_MAX_N=${SAN_MAX_N:-100000} compute-sanitizer --tool racecheck --error-exitcode 9 $B/test/test_gpu_compaction_variants_wide '*int32*3-stage 160 x 16K*' >"$OUT/racecheck_test_gpu_compaction_variants_wide.log" 2>&1
-    log "racecheck test_gpu_compaction_variants_wide (int32, 3-stage 160 x 16K): rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/racecheck_test_gpu_compaction_variants_wide.log" | tail -1)"
-  fi
   # The offsets form's block path (shared-memory marks between two barriers): memcheck on the
   # small cases, racecheck on one type.
   if [ -x $B/test/test_gpu_segmented_offsets ]; then

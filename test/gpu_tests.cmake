@@ -37,11 +37,6 @@ sweep_add_gpu_test(test_gpu_compaction_types_int gpu/compaction_types_int.cu)
 sweep_add_gpu_test(test_gpu_compaction_types_other gpu/compaction_types_other.cu)
 # Both tile paths (register, shared-memory bulk) forced, against seq at the edges of both tiles.
 sweep_add_gpu_test(test_gpu_compaction_paths gpu/compaction_paths.cu)
-# The bulk path's tile geometries that are not the default (two tile buffers a block, the next
-# tile's copy overlapping the look-back), 1/2-byte and 4/8-byte values: proven correct in the run
-# that measures them (sweep_perf_gpu_compaction 28 24 tuning).
-sweep_add_gpu_test(test_gpu_compaction_variants_narrow gpu/compaction_variants_narrow.cu)
-sweep_add_gpu_test(test_gpu_compaction_variants_wide gpu/compaction_variants_wide.cu)
 sweep_add_gpu_test(test_gpu_compaction_large gpu/compaction_large.cu)
 sweep_add_gpu_test(test_gpu_compaction_host_compiled gpu/compaction_host_compiled.cpp)
 # From a host-compiled file, compaction with a predicate that is not precompiled fails to compile

@@ -22,9 +22,7 @@
 //   what: copy_if | partition_copy | partition | stable_partition | tuning | all
 //   tuning: copy_if and partition_copy at 50 % through several tile geometries of both paths
 //   (tuning/compaction_tuning.cuh), sweep only; the shared-memory rows also time the in-place
-//   pass, and check all three against the host at the smallest size (column "check"). The rows
-//   "bulk 2-stage" are compaction_bulk_pipelined_kernel (two tile buffers a block), "bulk
-//   3-stage" compaction_bulk_lookahead_kernel (three buffers, warp 0 only looks back).
+//   pass, and check all three against the host at the smallest size (column "check").
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/copy.h>
@@ -371,10 +369,9 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
     }
     using agent = compaction_bulk_agent<BulkTuning, in_t, in_t, std::int32_t*, std::int32_t*, pred_t>;
     cudaFuncAttributes attr{};
-    // (Stages = 2: the pipelined kernel; run_compaction has raised its shared-memory limit.)
-    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel_for<agent>()), "attributes");
+    ok(cudaFuncGetAttributes(&attr, compaction_bulk_kernel<agent>), "attributes");
     int per_sm = 0;
-    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel_for<agent>(),
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, compaction_bulk_kernel<agent>,
                                                      agent::threads, agent::smem_bytes),
        "occupancy");
     const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
@@ -408,18 +405,6 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         tune_bulk<compaction_bulk_tuning<256, 40960, 5>>("bulk 256 x 40K, 5", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 24576, 8>>("bulk 256 x 24K, 8", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 32768, 6>>("bulk 256 x 32K, 6", b, lg, s, copy_us);
-        // Two tile buffers a block, the next tile's copy overlapping the current look-back
-        // (compaction_bulk_pipelined_kernel); shared memory 2 x tile: 6, 4, 8 blocks an SM.
-        tune_bulk<compaction_bulk_tuning<128, 16384, 6, 2>>("bulk 2-stage 128 x 16K, 6", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<128, 24576, 4, 2>>("bulk 2-stage 128 x 24K, 4", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<128, 12288, 8, 2>>("bulk 2-stage 128 x 12K, 8", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<256, 16384, 6, 2>>("bulk 2-stage 256 x 16K, 6", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<256, 24576, 4, 2>>("bulk 2-stage 256 x 24K, 4", b, lg, s, copy_us);
-        // Three tile buffers and a look-back warp: warp 0 resolves tile t while the others place
-        // t + 1 (compaction_bulk_lookahead_kernel); 4, 8, 4 blocks an SM.
-        tune_bulk<compaction_bulk_tuning<160, 16384, 4, 3>>("bulk 3-stage 160 x 16K, 4", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<160, 8192, 8, 3>>("bulk 3-stage 160 x 8K, 8", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<288, 16384, 4, 3>>("bulk 3-stage 288 x 16K, 4", b, lg, s, copy_us);
     }
 }
 

@@ -31,11 +31,8 @@
 //           addresses.
 // Stable: rounds, rows, lanes and word elements are walked in input order.
 //
-// Tuning::stages = 2: two tile buffers, the next tile's copy overlapping this one's work and
-// look-back (kernels/compaction_kernels.cuh, compaction_bulk_pipelined_kernel). Stages = 3: warp
-// 0 only looks back and the other warps place and store (`wk` numbers them), three buffers, two
-// header sets (compaction_bulk_lookahead_kernel calls place / tile_counts / announce / store
-// itself instead of run_tile).
+// run_tile does the whole tile; its steps (place, tile_counts, announce, store) are members of
+// their own.
 #pragma once
 
 #include <cstdint>
@@ -75,50 +72,38 @@ struct compaction_bulk_agent {
     static constexpr int flags = rows * per_word;                // elements a lane, a round (<= 16)
 
     static constexpr int threads = Tuning::threads;
-    /// Tile buffers a block: 1, 2 (the next tile's copy overlapping this one), or 3 (warp 0 only
-    /// looks back, resolving tile t while the other warps place tile t + 1; t + 2 loads meanwhile).
-    static constexpr int stages = Tuning::stages;
     static constexpr int warps = threads / warp_threads;
-    /// Warps that place and store: all, or (Stages = 3) all but warp 0.
-    static constexpr int work_warps = stages == 3 ? warps - 1 : warps;
-    static constexpr int work_threads = work_warps * warp_threads;
-    static constexpr int sets = stages == 3 ? 2 : 1;  // header counts kept for 1 or 2 tiles
     static constexpr int tile_bytes = Tuning::tile_bytes;
-    static constexpr int warp_bytes = tile_bytes / work_warps;
+    static constexpr int warp_bytes = tile_bytes / warps;
     static constexpr int rounds = warp_bytes / round_bytes;
     static constexpr int warp_items = warp_bytes / size;
     static constexpr std::int64_t tile_items = tile_bytes / size;
-    static_assert(stages == 1 || stages == 2 || stages == 3,
-                  "compaction_bulk_tuning: Stages is 1, 2 or 3");
-    static_assert(work_warps >= 1 && threads % warp_threads == 0 &&
-                      tile_bytes % (work_warps * round_bytes) == 0 && rounds >= 1,
-                  "compaction_bulk_tuning: TileBytes must be a multiple of 512 x the warps that "
-                  "place (Threads / 32, less one with Stages = 3)");
+    static_assert(warps >= 1 && threads % warp_threads == 0 &&
+                      tile_bytes % (warps * round_bytes) == 0 && rounds >= 1,
+                  "compaction_bulk_tuning: TileBytes must be a multiple of 512 x Threads / 32");
     static_assert(flags <= 32);
 
     struct header {
-        alignas(16) std::uint64_t bar[stages];  // one per tile buffer
-        std::int64_t order[stages];  // the ticket of the tile in each buffer: the look-back's index
-        std::int64_t prefix[sets];   // kept elements before the tile (warp 0's look-back)
-        int warp_counts[sets][work_warps];
-        unsigned short round_counts[sets][work_warps][rounds];  // kept of each round (<= 512)
+        alignas(16) std::uint64_t bar;  // the tile's copy
+        std::int64_t order;             // the tile's ticket: the look-back's index
+        std::int64_t prefix;            // kept elements before the tile (warp 0's look-back)
+        int warp_counts[warps];
+        unsigned short round_counts[warps][rounds];  // kept elements of each round (<= 512)
     };
     static constexpr int header_bytes = (static_cast<int>(sizeof(header)) + 127) / 128 * 128;
     /// Dynamic shared memory a block needs.
-    static constexpr int smem_bytes = header_bytes + stages * tile_bytes;
+    static constexpr int smem_bytes = header_bytes + tile_bytes;
 
     const params& p;
     header& h;
-    unsigned char* data;  // the tile buffers, stages x tile_bytes
+    unsigned char* data;  // the tile, tile_bytes
     Pred pred;            // a copy, so that predicates with a non-const operator() work too
     int tid, lane, warp;
-    int wk;               // this warp's index among the warps that place (-1: warp 0, Stages = 3)
 
     __device__ compaction_bulk_agent(const params& p_, unsigned char* smem)
         : p(p_), h(*reinterpret_cast<header*>(smem)), data(smem + header_bytes), pred(p_.pred),
           tid(static_cast<int>(threadIdx.x)), lane(static_cast<int>(threadIdx.x) % warp_threads),
-          warp(static_cast<int>(threadIdx.x) / warp_threads),
-          wk(static_cast<int>(threadIdx.x) / warp_threads - (stages == 3 ? 1 : 0)) {}
+          warp(static_cast<int>(threadIdx.x) / warp_threads) {}
 
     __device__ bool is_full(std::int64_t tile) const { return p.n - tile * tile_items >= tile_items; }
     __device__ int tile_len(std::int64_t tile) const {
@@ -126,25 +111,21 @@ struct compaction_bulk_agent {
         return left < tile_items ? static_cast<int>(left) : static_cast<int>(tile_items);
     }
 
-    __device__ unsigned char* buffer(int b) const { return data + b * tile_bytes; }
-
-    /// Thread 0: arm buffer b's barrier and start copying full tile `tile` into buffer b (the
-    /// barrier's current phase completes when it has landed). The barrier must be initialized and
-    /// fenced before, and nothing may still read or write the buffer (see the kernels).
-    __device__ void start_copy(std::int64_t tile, int b = 0) {
-        bulk::arrive_expect(&h.bar[b], static_cast<unsigned>(tile_bytes));
-        bulk::copy_to_shared(buffer(b), p.in + tile * tile_items,
-                             static_cast<unsigned>(tile_bytes), &h.bar[b]);
+    /// Thread 0: arm the barrier and start copying full tile `tile` in (phase 0 of the barrier
+    /// completes when it has landed). The barrier must be initialized and fenced before.
+    __device__ void start_copy(std::int64_t tile) {
+        bulk::arrive_expect(&h.bar, static_cast<unsigned>(tile_bytes));
+        bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
+                             &h.bar);
     }
 
-    /// The last, partial tile into buffer b: element by element (coalesced), by the threads
-    /// [first, first + count). Slots past the end stay as they are; the predicate is never
-    /// applied to them.
-    __device__ void load_partial(std::int64_t tile, int b = 0, int first = 0, int count = threads) {
+    /// The last, partial tile: element by element (coalesced). Slots past the end stay as they
+    /// are; the predicate is never applied to them.
+    __device__ void load_partial(std::int64_t tile) {
         const std::int64_t base = tile * tile_items;
         const int len = static_cast<int>(p.n - base);
-        auto* s = reinterpret_cast<value_type*>(buffer(b));
-        for (int i = tid - first; i < len; i += count) s[i] = p.in[base + i];
+        auto* s = reinterpret_cast<value_type*>(data);
+        for (int i = tid; i < len; i += threads) s[i] = p.in[base + i];
     }
 
     static __device__ __forceinline__ value_type element(word_t w, int e) {
@@ -159,9 +140,9 @@ struct compaction_bulk_agent {
         return v[0];
     }
 
-    /// Compacts tile `tile`, whose data is in shared memory buffer buf (barrier waited on, or
-    /// load_partial done and the block synchronized). Prefix: count_lookback (count_prefix.cuh),
-    /// used by warp 0 with the look-back index `order` (the tile's ticket). Stages 1 and 2.
+    /// Compacts tile `tile`, whose data is in shared memory (barrier waited on, or load_partial
+    /// done and the block synchronized). Prefix: count_lookback (count_prefix.cuh), used by warp
+    /// 0 with the look-back index `order` (the tile's ticket).
     ///
     /// Forward (order == tile): the count is the tile's kept elements and the prefix P the kept
     /// elements before the tile; kept -> out_true[P + rank], rejected -> out_false[base - P + j].
@@ -173,35 +154,33 @@ struct compaction_bulk_agent {
     /// tile in look-back order (kept from the front, or rejected from the back).
     template <class Prefix>
     __device__ std::int64_t run_tile(std::int64_t tile, std::int64_t order, bool mirror,
-                                     Prefix& prefix, int buf = 0) {
-        static_assert(stages <= 2);
+                                     Prefix& prefix) {
         const int len = tile_len(tile);
-        const int warp_kept = place(len, buf, 0);
+        const int warp_kept = place(len);
         __syncthreads();
         int warp_before = 0;
-        const int kept = tile_counts(0, warp_before);
+        const int kept = tile_counts(warp_before);
 
         // ---- the tile's prefix: warp 0 publishes its count and looks back ------------------------
         const int counted = mirror ? len - kept : kept;
         if (warp == 0) {
             announce(order, counted, prefix);
-            prefix.resolve(order, static_cast<std::int64_t>(counted), &h.prefix[0]);
+            prefix.resolve(order, static_cast<std::int64_t>(counted), &h.prefix);
         }
         __syncthreads();
-        const std::int64_t before = h.prefix[0];  // kept before the tile, or rejected after it
-        store(tile, len, kept, warp_before, warp_kept, before, mirror, buf, 0);
+        const std::int64_t before = h.prefix;  // kept before the tile, or rejected after it
+        store(tile, len, kept, warp_before, warp_kept, before, mirror);
         return before + counted;
     }
 
-    /// Place: this warp's rounds of the tile in buffer buf (len valid elements) permuted in
-    /// place; lane 0 writes the warp's count (and, split, the round counts) to header set `set`.
-    /// Returns the warp's kept count. A warp that places (wk >= 0) only.
-    __device__ int place(int len, int buf, int set) {
-        unsigned char* const tile_data = buffer(buf);
+    /// Place: this warp's rounds of the tile (len valid elements) permuted in place; lane 0 writes
+    /// the warp's count (and, split, the round counts) to the header. Returns the warp's kept
+    /// count.
+    __device__ int place(int len) {
         const bool full = len == tile_items;
         const bool split = p.split;
         const unsigned lanes_before = (1u << lane) - 1u;
-        auto* s = reinterpret_cast<value_type*>(tile_data);
+        auto* s = reinterpret_cast<value_type*>(data);
 
         // ---- place: each round permuted in place, kept first --------------------------------
         // split: kept then rejected in each round's own slots. Not split (copy_if): the kept
@@ -209,14 +188,14 @@ struct compaction_bulk_agent {
         // the warp's kept elements before it, is at most its own index, so every slot written
         // lies in this round (read entirely, before the __syncwarp) or in an earlier one.
         int warp_kept = 0;
-        value_type* const warp_s = s + wk * warp_items;
+        value_type* const warp_s = s + warp * warp_items;
 #pragma unroll 1
         for (int r = 0; r < rounds; ++r) {
-            const int round_first = wk * warp_items + r * round_items;  // tile index
+            const int round_first = warp * warp_items + r * round_items;  // tile index
             if (round_first >= len) break;  // the last tile: nothing here or after (the store
                                             // loop stops at the same round)
-            const auto* words = reinterpret_cast<const word_t*>(tile_data + wk * warp_bytes +
-                                                                r * round_bytes);
+            const auto* words =
+                reinterpret_cast<const word_t*>(data + warp * warp_bytes + r * round_bytes);
             word_t w[rows];
 #pragma unroll
             for (int c = 0; c < rows; ++c) w[c] = words[c * warp_threads + lane];
@@ -262,22 +241,22 @@ struct compaction_bulk_agent {
                 }
             }
             if (split && lane == 0)
-                h.round_counts[set][wk][r] = static_cast<unsigned short>(round_kept);
+                h.round_counts[warp][r] = static_cast<unsigned short>(round_kept);
             warp_kept += round_kept;
         }
-        if (lane == 0) h.warp_counts[set][wk] = warp_kept;
+        if (lane == 0) h.warp_counts[warp] = warp_kept;
         return warp_kept;
     }
 
     /// After the barrier that follows place: the tile's kept count, and the kept count of the
-    /// placing warps before this one (warp_before; 0 for warp 0 with Stages = 3).
-    __device__ int tile_counts(int set, int& warp_before) const {
+    /// warps before this one (warp_before).
+    __device__ int tile_counts(int& warp_before) const {
         int kept = 0;
         warp_before = 0;
 #pragma unroll
-        for (int v = 0; v < work_warps; ++v) {
-            const int c = h.warp_counts[set][v];
-            if (v < wk) warp_before += c;
+        for (int v = 0; v < warps; ++v) {
+            const int c = h.warp_counts[v];
+            if (v < warp) warp_before += c;
             kept += c;
         }
         return kept;
@@ -295,16 +274,15 @@ struct compaction_bulk_agent {
         prefix.announce(order, static_cast<std::int64_t>(counted));
     }
 
-    /// Store: this warp's kept run(s) and (split) rejected runs of the placed tile in buffer buf,
-    /// `before` being its prefix (kept before it, or mirrored rejected after it). A warp that
-    /// places only.
+    /// Store: this warp's kept run(s) and (split) rejected runs of the placed tile, `before` being
+    /// its prefix (kept before it, or mirrored rejected after it).
     __device__ void store(std::int64_t tile, int len, int kept, int warp_before, int warp_kept,
-                          std::int64_t before, bool mirror, int buf, int set) const {
+                          std::int64_t before, bool mirror) const {
         const std::int64_t base = tile * tile_items;
         const bool split = p.split;
-        const value_type* const s = reinterpret_cast<const value_type*>(buffer(buf));
-        const value_type* const warp_s = s + wk * warp_items;
-        const std::int64_t warp_rejected_before = wk * warp_items - warp_before;
+        const value_type* const s = reinterpret_cast<const value_type*>(data);
+        const value_type* const warp_s = s + warp * warp_items;
+        const std::int64_t warp_rejected_before = warp * warp_items - warp_before;
         if constexpr (std::is_same_v<OutT, OutF>) {
             // One store loop for both directions (a second copy of it spilled for int8).
             const std::int64_t kept_at =
@@ -314,13 +292,13 @@ struct compaction_bulk_agent {
                                                  : base - before + warp_rejected_before;
             if (split)
                 store_rounds((mirror ? p.out_false : p.out_true) + kept_at,
-                             (mirror ? p.out_true : p.out_false) + rejected_at, len, s, set);
+                             (mirror ? p.out_true : p.out_false) + rejected_at, len, s);
             else
                 store_run(p.out_true + kept_at, warp_kept, warp_s);
         } else {
             if (split)
                 store_rounds(p.out_true + (before + warp_before),
-                             p.out_false + (base - before + warp_rejected_before), len, s, set);
+                             p.out_false + (base - before + warp_rejected_before), len, s);
             else
                 store_run(p.out_true + (before + warp_before), warp_kept, warp_s);
         }
@@ -330,13 +308,13 @@ struct compaction_bulk_agent {
     /// out_rejected, both advancing; lane j stores elements j, j + 32, ... of a run.
     template <class OutK, class OutR>
     __device__ __forceinline__ void store_rounds(OutK out_kept, OutR out_rejected, int len,
-                                                 const value_type* s, int set) const {
+                                                 const value_type* s) const {
 #pragma unroll 1
         for (int r = 0; r < rounds; ++r) {
-            const int round_first = wk * warp_items + r * round_items;
+            const int round_first = warp * warp_items + r * round_items;
             const int valid = len - round_first < round_items ? len - round_first : round_items;
             if (valid <= 0) break;
-            const int rk = h.round_counts[set][wk][r];
+            const int rk = h.round_counts[warp][r];
             // Lane-offset bases, so that the unrolled accesses below differ by constants.
             const value_type* const src = s + round_first + lane;
             OutK ok = out_kept + lane;

@@ -47,19 +47,6 @@ bool compaction_aligned(T it, std::size_t alignment) {
 /// cannot). registers: the register path always.
 enum class compaction_path { automatic, registers, bulk };
 
-/// The shared-memory path's kernel for `BulkAgent` (one tile a block; a ticket loop over two tile
-/// buffers when its tuning has Stages = 2; over three, with a look-back warp, with Stages = 3).
-template <class BulkAgent>
-constexpr auto compaction_bulk_kernel_for() {
-    if constexpr (BulkAgent::stages == 3) {
-        return &compaction_bulk_lookahead_kernel<BulkAgent>;
-    } else if constexpr (BulkAgent::stages == 2) {
-        return &compaction_bulk_pipelined_kernel<BulkAgent>;
-    } else {
-        return &compaction_bulk_kernel<BulkAgent>;
-    }
-}
-
 template <class BulkTuning, class In, class Stencil, class OutT, class OutF, class Pred>
 constexpr bool compaction_bulk_eligible() {
     if constexpr (std::is_void_v<BulkTuning>) {
@@ -164,19 +151,11 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         if constexpr (compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>()) {
             if (use_bulk) {
                 using bulk_agent = compaction_bulk_agent<BulkTuning, In, Stencil, OutT, OutF, Pred>;
-                const auto kernel = compaction_bulk_kernel_for<bulk_agent>();
+                const auto kernel = &compaction_bulk_kernel<bulk_agent>;
                 allow_dynamic_smem(reinterpret_cast<const void*>(kernel), bulk_agent::smem_bytes,
                                    name);
-                auto grid = static_cast<unsigned>(tiles);
-                if constexpr (bulk_agent::stages >= 2) {
-                    // Blocks loop over tickets: no more of them than fit at once.
-                    const std::int64_t resident =
-                        resident_blocks(reinterpret_cast<const void*>(kernel), bulk_agent::threads,
-                                        name, bulk_agent::smem_bytes);
-                    if (resident < tiles) grid = static_cast<unsigned>(resident);
-                }
-                launch_after_reset(name, kernel, grid, bulk_agent::threads, bulk_agent::smem_bytes,
-                                   s, p, state, ticket, tiles);
+                launch_after_reset(name, kernel, static_cast<unsigned>(tiles), bulk_agent::threads,
+                                   bulk_agent::smem_bytes, s, p, state, ticket, tiles);
                 launched = true;
             }
         }

@@ -48,20 +48,15 @@ template <class T>
 using default_compaction_tuning = typename default_compaction_tuning_for<sizeof(T)>::type;
 
 /// The shared-memory tile path (agent/compaction_bulk_agent.cuh): Threads per block, TileBytes of
-/// input per tile (a multiple of 512 * Threads / 32), MinBlocks as above. Stages: 1, one tile per
-/// block (compaction_bulk_kernel); 2, each block loops over tickets with two tile buffers and
-/// starts copying its next tile in before it works on the current one, so that the copy overlaps
-/// the current tile's look-back wait and barriers (compaction_bulk_pipelined_kernel; shared
-/// memory 2 x TileBytes a block); 3, three tile buffers and a look-back warp: warp 0 places
-/// nothing and resolves tile t's look-back while the other warps place tile t + 1
-/// (compaction_bulk_lookahead_kernel; TileBytes a multiple of 512 x (Threads / 32 - 1), shared
-/// memory 3 x TileBytes). Neither is the default yet (not measured).
-template <int Threads, int TileBytes, int MinBlocks = 1, int Stages = 1>
+/// input per tile (a multiple of 512 * Threads / 32), MinBlocks as above. One tile a block
+/// (compaction_bulk_kernel). Two and three tile buffers a block (a ticket loop, the next tile's
+/// copy or a look-back warp overlapping the look-back wait) measured 1.5-1.9x slower and were
+/// removed (perf/notes-gpu.md C4).
+template <int Threads, int TileBytes, int MinBlocks = 1>
 struct compaction_bulk_tuning {
     static constexpr int threads = Threads;
     static constexpr int tile_bytes = TileBytes;
     static constexpr int min_blocks = MinBlocks;
-    static constexpr int stages = Stages;
 };
 
 // Not yet measured for compaction: the scan's bulk geometry (128 threads x 16 KB, which beat
