@@ -68,9 +68,9 @@ if [ "$what" = gpu ]; then
 else
   B=/tmp/bc
   cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_radix_phases sweep_perf_cpu_segmented sweep_perf_cpu_automatic sweep_perf_cpu_numerics test_par_radix test_par_radix_stream test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
+  ( time cmake --build $B -j16 --target sweep_perf_cpu sweep_perf_cpu_radix sweep_perf_cpu_radix_phases sweep_perf_cpu_segmented sweep_perf_cpu_automatic sweep_perf_cpu_numerics sweep_perf_cpu_stores test_par_comp_simd test_numerics test_par_radix test_par_radix_stream test_segmented_par test_radix_sort test_segmented_scan ) >"$OUT/build.log" 2>&1
   grep -E "error" -A3 "$OUT/build.log" | head -30
-  for t in test_par_radix test_par_radix_stream test_segmented_par test_radix_sort test_segmented_scan; do
+  for t in test_par_comp_simd test_numerics test_par_radix test_par_radix_stream test_segmented_par test_radix_sort test_segmented_scan; do
     timeout 200 $B/test/$t >"$OUT/$t.log" 2>&1
     log "$t: rc=$? $(grep -E 'passed|failed' "$OUT/$t.log" | tail -1)"
   done
@@ -86,6 +86,8 @@ else
   timeout 120 $B/perf/sweep_perf_cpu_segmented >"$OUT/perf_cpu_segmented.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu >"$OUT/perf_cpu.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu_numerics 24,27 >"$OUT/perf_cpu_numerics.md" 2>&1
+  # Ordinary against streaming stores for a scan, per thread count (bench_cpu_stores.cpp).
+  timeout 120 $B/perf/sweep_perf_cpu_stores 27 1,2,4,8,16 >"$OUT/perf_cpu_stores.md" 2>&1
   timeout 120 $B/perf/sweep_perf_cpu_automatic >"$OUT/perf_cpu_automatic.md" 2>&1
 fi
 (cd "$OUT" && tar czf logs-$what.tgz --remove-files *.log 2>/dev/null)
