@@ -164,6 +164,23 @@ struct scan_bulk_agent {
         }
     }
 
+    /// The tile's aggregate from the warp totals (left to right) and its prefix from the service;
+    /// returns the exclusive prefix of this warp (tile prefix op warp prefix, absent terms left
+    /// out). Every thread calls it after the warp totals are in shared memory (run_tile_same,
+    /// run_tile_wide).
+    template <class Prefix>
+    __device__ maybe<Acc> warp_run(std::int64_t tile, Prefix& prefix) {
+        maybe<Acc> warp_excl;
+        reg_array<Acc, 1> aggregate;
+        aggregate[0] = h.warp_totals.get(0);
+        for (int w = 1; w < warps; ++w) {
+            if (w == warp) warp_excl = maybe<Acc>(aggregate[0]);
+            aggregate[0] = static_cast<Acc>(op(aggregate[0], h.warp_totals.get(w)));
+        }
+        const maybe<Acc> tile_excl = prefix(tile, aggregate[0]);
+        return combine(tile_excl, warp_excl, op);
+    }
+
     /// Input, accumulator and output of one size (same_size): the two passes of the file comment.
     template <class Prefix>
     __device__ void run_tile_same(std::int64_t tile, Prefix& prefix) {
@@ -196,15 +213,7 @@ struct scan_bulk_agent {
         __syncthreads();
 
         // ---- the tile's aggregate and prefix -----------------------------------------------
-        maybe<Acc> warp_excl;
-        reg_array<Acc, 1> aggregate;
-        aggregate[0] = h.warp_totals.get(0);
-        for (int w = 1; w < warps; ++w) {
-            if (w == warp) warp_excl = maybe<Acc>(aggregate[0]);
-            aggregate[0] = static_cast<Acc>(op(aggregate[0], h.warp_totals.get(w)));
-        }
-        const maybe<Acc> tile_excl = prefix(tile, aggregate[0]);
-        const maybe<Acc> run = combine(tile_excl, warp_excl, op);
+        const maybe<Acc> run = warp_run(tile, prefix);
 
         // ---- pass 2: combine with the prefix and store -----------------------------------------
         const std::int64_t base = tile * tile_items;
@@ -246,22 +255,6 @@ struct scan_bulk_agent {
                     if (first_item + i < p.n) p.out[first_item + i] = o[i];
             }
         }
-    }
-
-    /// The tile's aggregate from the warp totals (left to right) and its prefix from the service;
-    /// returns the exclusive prefix of this warp (tile prefix op warp prefix, absent terms left
-    /// out). Every thread calls it after the warp totals are in shared memory.
-    template <class Prefix>
-    __device__ maybe<Acc> warp_run(std::int64_t tile, Prefix& prefix) {
-        maybe<Acc> warp_excl;
-        reg_array<Acc, 1> aggregate;
-        aggregate[0] = h.warp_totals.get(0);
-        for (int w = 1; w < warps; ++w) {
-            if (w == warp) warp_excl = maybe<Acc>(aggregate[0]);
-            aggregate[0] = static_cast<Acc>(op(aggregate[0], h.warp_totals.get(w)));
-        }
-        const maybe<Acc> tile_excl = prefix(tile, aggregate[0]);
-        return combine(tile_excl, warp_excl, op);
     }
 
     __device__ wide_op make_wide_op() const {

@@ -112,6 +112,42 @@ __device__ __forceinline__ void fold_lanes(maybe<T>& w, const T& v, int top, Op&
 /// Windows the ordered look-back keeps in registers while it walks (one value per lane each).
 inline constexpr int kept_windows = 8;
 
+/// Where a poll's nearest published prefix lies: window jw (-1: none), lane k of it.
+struct prefix_pos {
+    int jw, k;
+};
+
+/// The nearest published prefix of one poll (read_windows: lane l of window j holds tile
+/// end - 1 - 32 j - l): the nearest window holding one and its nearest such lane. The same on
+/// every lane (ballots). The ordered look-back's search, in the kept-window polls and in
+/// ordered_walk_far.
+template <int Windows>
+__device__ __forceinline__ prefix_pos nearest_prefix(const std::uint32_t (&s)[Windows]) {
+    int jw = -1, k = 0;
+#pragma unroll
+    for (int j = 0; j < Windows; ++j) {
+        const unsigned prefixes = __ballot_sync(full_mask, s[j] == status_prefix);
+        if (jw < 0 && prefixes != 0) {
+            jw = j;
+            k = __ffs(prefixes) - 1;
+        }
+    }
+    return prefix_pos{jw, k};
+}
+
+/// Folds one poll onto `w` from its nearest published prefix `at` (nearest_prefix, at.jw >= 0),
+/// strictly left to right: lanes at.k..0 of window at.jw, then windows at.jw - 1..0 whole. With
+/// `w` empty, the chain through tile end - 1.
+template <int Windows, class T, class Op>
+__device__ __forceinline__ void fold_from_prefix(maybe<T>& w, const reg_array<T, Windows>& v,
+                                                 prefix_pos at, Op& op) {
+#pragma unroll
+    for (int j = Windows - 1; j >= 0; --j) {
+        if (j > at.jw) continue;
+        fold_lanes(w, v[j], j == at.jw ? at.k : warp_threads - 1, op);
+    }
+}
+
 /// The ordered chain through tile `stop` - 1 (stop > 0), for walks longer than the kept windows:
 /// walks back from `stop`, Windows windows per poll, to the nearest published prefix, then reads
 /// the passed windows again on the way forward (each was seen published: these reads do not wait;
@@ -124,25 +160,13 @@ __device__ __noinline__ T ordered_walk_far(const State& state, std::int64_t stop
         std::uint32_t s[Windows];
         reg_array<T, Windows> v;
         read_windows<BackoffNs, Windows>(state, end, lane, s, v);
-        int jw = -1, k = 0;
-#pragma unroll
-        for (int j = 0; j < Windows; ++j) {
-            const unsigned prefixes = __ballot_sync(full_mask, s[j] == status_prefix);
-            if (jw < 0 && prefixes != 0) {
-                jw = j;
-                k = __ffs(prefixes) - 1;
-            }
-        }
-        if (jw < 0) {  // no prefix in this poll: every tile of it has its aggregate; go on
+        const prefix_pos at = nearest_prefix(s);
+        if (at.jw < 0) {  // no prefix in this poll: every tile of it has its aggregate; go on
             end -= Windows * warp_threads;
             continue;
         }
         maybe<T> w;
-#pragma unroll
-        for (int j = Windows - 1; j >= 0; --j) {
-            if (j > jw) continue;
-            fold_lanes(w, v[j], j == jw ? k : warp_threads - 1, op);
-        }
+        fold_from_prefix(w, v, at, op);
         // w: the chain through tile end - 1; forward over [end, stop), 32 tiles at a time.
         while (end < stop) {
             const std::int64_t e = end + warp_threads < stop ? end + warp_threads : stop;
@@ -191,22 +215,12 @@ __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const 
             std::uint32_t s[Windows];
             reg_array<T, Windows> v;
             read_windows<BackoffNs, Windows>(state, end, lane, s, v);
-            int jw = -1, k = 0;  // nearest window holding a prefix, and its nearest such lane
-#pragma unroll
-            for (int j = 0; j < Windows; ++j) {
-                const unsigned prefixes = __ballot_sync(full_mask, s[j] == status_prefix);
-                if (jw < 0 && prefixes != 0) {
-                    jw = j;
-                    k = __ffs(prefixes) - 1;
-                }
-            }
-            if (jw >= 0) {
+            const prefix_pos at = nearest_prefix(s);
+            if (at.jw >= 0) {
                 maybe<T> w;
-#pragma unroll
-                for (int j = Windows - 1; j >= 0; --j) {
-                    if (j > jw) continue;
-                    fold_lanes(w, v[j], j == jw ? k : warp_threads - 1, op);
-                }
+                fold_from_prefix(w, v, at, op);
+                // w: the chain through tile end - 1; the kept windows (tiles end .. tile - 1) on
+                // top of it.
 #pragma unroll
                 for (int q = poll - 1; q >= 0; --q)
 #pragma unroll
