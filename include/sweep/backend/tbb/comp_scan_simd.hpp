@@ -1,5 +1,7 @@
-// sweep/backend/tbb/comp_scan_simd.hpp -- par backend (oneTBB): the second pass of a compensated
-// sum scan (.compensated(), detail/compensated.hpp) over contiguous float or double, in SIMD lanes.
+// sweep/backend/tbb/comp_scan_simd.hpp -- par backend (oneTBB): both passes of a compensated sum
+// scan (.compensated(), detail/compensated.hpp) over contiguous float or double, in SIMD lanes:
+// the first pass (reduce) as vertical (sum, carry) vectors, the second (scan) as below. The scan
+// pass needs the output contiguous and of the input's type too; otherwise it stays scalar.
 //
 // The scalar pass (scan_bricks.hpp, block_scan) runs one (sum, carry) chain: about eleven
 // floating-point operations an element (TwoSum, the carry, the rounding and its NaN test), all
@@ -40,8 +42,12 @@
 
 #include <sweep/detail/compensated.hpp>
 
-#if !defined(SWEEP_NO_COMP_SIMD) && !defined(__NVCOMPILER) && \
-    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))
+// 32-bit x86 is left out unless its floating-point math is SSE2 (x87's excess precision would make
+// the vector copy differ from the scalar code, and TwoSum inexact).
+#if defined(SWEEP_NO_COMP_SIMD) && SWEEP_NO_COMP_SIMD != 0
+#define SWEEP_COMP_SIMD 0
+#elif !defined(__NVCOMPILER) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)) && \
+    (!defined(__i386__) || defined(__SSE2_MATH__))
 #define SWEEP_COMP_SIMD 1
 #else
 #define SWEEP_COMP_SIMD 0
@@ -49,7 +55,7 @@
 
 #if SWEEP_COMP_SIMD
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
 #define SWEEP_COMP_SIMD_AVX2 1
 #else
 #define SWEEP_COMP_SIMD_AVX2 0
@@ -116,15 +122,14 @@ SWEEP_SIMD_INLINE void combine(V& s1, V& c1, const V& s2, const V& c2) {
     s1 = t;
 }
 
-/// The pair rounded to T: s + c, where a NaN carry (TwoSum of an infinite sum) counts as 0 so
-/// that an infinite s passes through (comp_sum's conversion returns s when s + c is NaN).
+/// The pair rounded to T exactly as comp_sum's conversion: s + c, or s where s + c is NaN (an
+/// infinite s carries a NaN c: TwoSum of an infinite sum).
 template <class T>
 SWEEP_SIMD_INLINE void round_to(typename traits<T>::native& out, const typename traits<T>::native& s,
                                 const typename traits<T>::native& c) {
     using native = typename traits<T>::native;
-    using mask = typename traits<T>::mask;
-    const mask finite_c = (c == c);
-    out = s + (native)((mask)c & finite_c);
+    const native r = s + c;
+    out = (r == r) ? r : s;
 }
 
 /// 8 rows x 8 floats <-> 8 columns (an involution: the same shuffles transpose back).
@@ -213,8 +218,8 @@ SWEEP_SIMD_INLINE comp_sum<T> row_reduce(const T* x, std::int64_t len) {
     return acc;
 }
 
-/// The block scan proper: x, y the block (y may equal x), len elements, carry the carry-in pair.
-/// Requires rows_len<T>(len) > 0.
+/// The length of each of the eight rows of a block of len elements: an odd number of 64-byte
+/// lines, as long as fits (0: too short for rows).
 template <class T>
 inline std::int64_t rows_len(std::int64_t len) {
     constexpr std::int64_t line = 64 / static_cast<std::int64_t>(sizeof(T));
@@ -223,6 +228,8 @@ inline std::int64_t rows_len(std::int64_t len) {
     return q > 0 ? q * line : 0;
 }
 
+/// The block scan proper: x, y the block (y may equal x), len elements, carry the carry-in pair.
+/// Requires rows_len<T>(len) > 0.
 template <bool Exclusive, class T>
 SWEEP_SIMD_INLINE void block_scan_impl(const T* x, T* y, std::int64_t len, comp_sum<T> carry) {
     using V = typename traits<T>::native;
@@ -233,7 +240,7 @@ SWEEP_SIMD_INLINE void block_scan_impl(const T* x, T* y, std::int64_t len, comp_
     comp_plus<T> op;
 
     // 1-2. The rows' reductions and the lanes' carry-ins.
-    lanes<T> s, c;
+    lanes<T> s{}, c{};
     {
         comp_sum<T> in = carry;
         for (int j = 0; j < 8; ++j) {
@@ -304,7 +311,8 @@ inline bool has_avx2() noexcept {
 #endif
 
 /// The first pass: the compensated reduction of x[0, len), len > 0 (row_reduce over the longest
-/// multiple of 2K, the rest added left to right).
+/// multiple of 2K, the rest added left to right; the chained pass reduces only whole 32K blocks,
+/// test_par_comp_simd every length).
 template <class T>
 SWEEP_SIMD_INLINE comp_sum<T> reduce_impl(const T* x, std::int64_t len) {
     constexpr std::int64_t step = 2 * traits<T>::K;
@@ -348,14 +356,18 @@ comp_sum<T> reduce(const T* x, std::int64_t len) {
 /// short for the rows (the caller then runs the scalar pass).
 template <bool Exclusive, class T>
 bool block_scan(const T* x, T* y, std::int64_t len, const comp_sum<T>* carry) {
-    if (carry == nullptr) {
-        // The first element alone, as the scalar pass makes it: (x0, 0) rounded.
-        if (rows_len<T>(len - 1) == 0) return false;
-        const comp_sum<T> first{x[0], T(0)};
-        y[0] = static_cast<T>(first);
-        return block_scan<Exclusive, T>(x + 1, y + 1, len - 1, &first);
+    if constexpr (!Exclusive) {
+        if (carry == nullptr) {
+            // The first element alone, as the scalar pass makes it: (x0, 0) rounded.
+            if (rows_len<T>(len - 1) == 0) return false;
+            const comp_sum<T> first{x[0], T(0)};
+            y[0] = static_cast<T>(first);
+            return block_scan<Exclusive, T>(x + 1, y + 1, len - 1, &first);
+        }
     }
-    if (rows_len<T>(len) == 0) return false;
+    // Only an inclusive scan of the first block without init comes without a carry-in (an
+    // exclusive scan's init is its carry); anything else is left to the scalar pass.
+    if (carry == nullptr || rows_len<T>(len) == 0) return false;
 #if SWEEP_COMP_SIMD_AVX2
     if (has_avx2()) {
         block_scan_avx2<Exclusive, T>(x, y, len, *carry);

@@ -8,6 +8,10 @@
 //    ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)). That is exact for integers and a fixed, thread-count
 //    independent order for floating point; it lets the compiler vectorize the loop and breaks the
 //    add-latency chain (4 cycles per double otherwise).
+//  - compensated sums (.compensated()) over contiguous float/double without a transform: both
+//    passes in SIMD lanes instead (comp_scan_simd.hpp), where the compiler supports it: the
+//    reduce as vertical (sum, carry) vectors, the scan over eight rows of the block when the
+//    output is contiguous and of the same type too.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +44,8 @@ inline constexpr bool lane_reduce_v =
     std::contiguous_iterator<In> && std::is_same_v<std::iter_value_t<In>, Acc>;
 
 /// True for a compensated sum (.compensated(): detail/compensated.hpp) over contiguous input of
-/// its own type without a user transform: the reduce then runs the same 8 lanes, each a (sum,
-/// carry) pair, so that the compiler vectorizes the TwoSums.
+/// its own type without a user transform: the reduce then runs in SIMD lanes (comp_simd::reduce),
+/// or, where SWEEP_COMP_SIMD is 0, the same 8 scalar lanes as above, each a (sum, carry) pair.
 template <class Acc, class In, class Op, class F>
 inline constexpr bool comp_lane_reduce_v = false;
 template <class T, class In, class F>
