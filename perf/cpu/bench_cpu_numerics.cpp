@@ -19,21 +19,11 @@
 
 #include <sweep/scan.hpp>
 
+#include "median_ms.hpp"
+
 namespace {
 
-template <class F>
-double median_ms(F&& f) {
-    f();
-    std::vector<double> t;
-    for (int i = 0; i < 7; ++i) {
-        const auto a = std::chrono::steady_clock::now();
-        f();
-        const auto b = std::chrono::steady_clock::now();
-        t.push_back(std::chrono::duration<double, std::milli>(b - a).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[3];
-}
+using sweep_perf::median_ms;
 
 template <class T>
 void bench(const char* name, int lg, int threads) {

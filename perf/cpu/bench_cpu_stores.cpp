@@ -17,7 +17,6 @@
 //
 // Usage: sweep_perf_cpu_stores [log2 n = 27] [thread counts = 1,2,4,8,16]
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -27,59 +26,16 @@
 #include <vector>
 
 #include <sweep/scan.hpp>
+#include <sweep/backend/tbb/radix_bricks.hpp>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define SWEEP_BENCH_HAS_STREAM 1
-#else
-#define SWEEP_BENCH_HAS_STREAM 0
-#endif
+#include "median_ms.hpp"
 
 namespace {
 
-void stream_out(int* to, const int* from, std::size_t count) {
-#if SWEEP_BENCH_HAS_STREAM
-    auto* d = reinterpret_cast<unsigned char*>(to);
-    const auto* s = reinterpret_cast<const unsigned char*>(from);
-    std::size_t bytes = count * sizeof(int);
-    const std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(d) % 64) % 64;
-    if (bytes < head + 64) {
-        std::memcpy(d, s, bytes);
-        return;
-    }
-    std::memcpy(d, s, head);
-    d += head;
-    s += head;
-    bytes -= head;
-    for (; bytes >= 64; bytes -= 64, d += 64, s += 64) {
-        const auto* f = reinterpret_cast<const __m128i*>(s);
-        auto* t = reinterpret_cast<__m128i*>(d);
-        const __m128i a = _mm_loadu_si128(f), b = _mm_loadu_si128(f + 1);
-        const __m128i c = _mm_loadu_si128(f + 2), e = _mm_loadu_si128(f + 3);
-        _mm_stream_si128(t, a);
-        _mm_stream_si128(t + 1, b);
-        _mm_stream_si128(t + 2, c);
-        _mm_stream_si128(t + 3, e);
-    }
-    std::memcpy(d, s, bytes);
-#else
-    std::memcpy(to, from, count * sizeof(int));
-#endif
-}
-
-template <class F>
-double median_ms(F&& f) {
-    f();
-    std::vector<double> t;
-    for (int i = 0; i < 7; ++i) {
-        const auto a = std::chrono::steady_clock::now();
-        f();
-        const auto b = std::chrono::steady_clock::now();
-        t.push_back(std::chrono::duration<double, std::milli>(b - a).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[3];
-}
+using sweep_perf::median_ms;
+// The radix sort's copy with non-temporal stores of whole lines (ordinary stores at the ends).
+using sweep::detail::tbb_backend::radix::stream_copy;
+using sweep::detail::tbb_backend::radix::stream_fence;
 
 /// Runs body(lo, hi) on T threads over equal chunks of [0, n).
 template <class Body>
@@ -111,7 +67,13 @@ int main(int argc, char** argv) {
 
     std::printf("int32, n = 2^%d, %u hardware threads; GB/s = (bytes read + bytes written) / time; "
                 "streaming stores: %s\n",
-                lg, std::thread::hardware_concurrency(), SWEEP_BENCH_HAS_STREAM ? "yes" : "no");
+                lg, std::thread::hardware_concurrency(),
+#if defined(__x86_64__) || defined(__i386__)
+                "yes"
+#else
+                "no (plain memcpy)"
+#endif
+    );
     std::printf("| threads | memcpy GB/s | read GB/s | scan plain GB/s | scan stream GB/s | "
                 "sweep::par GB/s | plain %% of memcpy | stream %% of memcpy | sweep %% of memcpy |\n");
     std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -148,11 +110,9 @@ int main(int argc, char** argv) {
                         acc += x[i];
                         buf[i - b] = acc;
                     }
-                    stream_out(y.data() + b, buf, e - b);
+                    stream_copy(y.data() + b, buf, (e - b) * sizeof(int));
                 }
-#if SWEEP_BENCH_HAS_STREAM
-                _mm_sfence();
-#endif
+                stream_fence();
             });
         });
         const double t_sweep = median_ms([&] {

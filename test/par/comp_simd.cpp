@@ -99,25 +99,23 @@ std::vector<T> run_block(Fn fn, const std::vector<T>& x, const comp_sum<T>* carr
     return y;
 }
 
-template <bool Exclusive, class T>
-std::vector<T> run_generic(const std::vector<T>& x, const comp_sum<T>* carry) {
+enum class copy { generic, avx2 };
+
+/// One block through the chosen copy of the SIMD pass (avx2 only where SWEEP_COMP_SIMD_AVX2).
+template <bool Exclusive, copy C = copy::generic, class T>
+std::vector<T> run_copy(const std::vector<T>& x, const comp_sum<T>* carry) {
     return run_block<Exclusive>(
         [](const T* a, T* b, std::int64_t n, comp_sum<T> c) {
+#if SWEEP_COMP_SIMD_AVX2
+            if constexpr (C == copy::avx2) {
+                cs::block_scan_avx2<Exclusive, T>(a, b, n, c);
+                return;
+            }
+#endif
             cs::block_scan_generic<Exclusive, T>(a, b, n, c);
         },
         x, carry);
 }
-
-#if SWEEP_COMP_SIMD_AVX2
-template <bool Exclusive, class T>
-std::vector<T> run_avx2(const std::vector<T>& x, const comp_sum<T>* carry) {
-    return run_block<Exclusive>(
-        [](const T* a, T* b, std::int64_t n, comp_sum<T> c) {
-            cs::block_scan_avx2<Exclusive, T>(a, b, n, c);
-        },
-        x, carry);
-}
-#endif
 
 template <class T, mode M>
 void check_block_copies() {
@@ -137,7 +135,7 @@ void check_block_copies() {
                                                   : " inclusive")
                  << ", block length " << len << ", cond " << cond << ", seed " << seed());
             const bool rows = cs::rows_len<T>(pc ? len : len - 1) > 0;
-            const auto generic = run_generic<Exclusive>(x, pc);
+            const auto generic = run_copy<Exclusive>(x, pc);
             CHECK(generic.empty() == !rows);
             // The entry: the same bits where it takes the rows, false where it does not.
             std::vector<T> via_entry(x.size(), T(-7));
@@ -151,7 +149,7 @@ void check_block_copies() {
                                      << a.bad_exact << ", bound " << a.bad_bound);
             CHECK(a.first_bad == -1);
 #if SWEEP_COMP_SIMD_AVX2
-            if (cs::has_avx2()) CHECK(same_bits_v(run_avx2<Exclusive>(x, pc), generic));
+            if (cs::has_avx2()) CHECK(same_bits_v(run_copy<Exclusive, copy::avx2>(x, pc), generic));
 #endif
             // In place: the same bits as out of place.
             std::vector<T> inplace = x;
@@ -215,14 +213,14 @@ void check_nonfinite_block() {
     std::vector<T> plain(x.size());
     T acc = T(0.5);
     for (std::size_t i = 0; i < x.size(); ++i) plain[i] = acc = acc + x[i];
-    const auto generic = run_generic<false>(x, &carry);
+    const auto generic = run_copy<false>(x, &carry);
     INFO((sizeof(T) == 4 ? "float" : "double") << ", seed " << seed());
     REQUIRE(!generic.empty());
     CHECK(first_nonfinite_mismatch(plain, generic) == -1);
     CHECK(std::isinf(generic[static_cast<std::size_t>(L + 4)]));
     CHECK(std::isnan(generic.back()));
 #if SWEEP_COMP_SIMD_AVX2
-    if (cs::has_avx2()) CHECK(same_bits_v(run_avx2<false>(x, &carry), generic));
+    if (cs::has_avx2()) CHECK(same_bits_v(run_copy<false, copy::avx2>(x, &carry), generic));
 #endif
 }
 
