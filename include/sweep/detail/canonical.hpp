@@ -14,12 +14,17 @@
 //         op(run, x'_i),  run = op(op(tile_prefix, warp_prefix_w), lane_prefix_l)
 //     with absent terms left out (x'_i: the thread's inclusive scan; exclusive: op(run, x'_{i-1}),
 //     and run itself for the thread's first item);
-//   - tile prefixes chained strictly left to right, P_t = op(P_{t-1}, A_t), P_{-1} = the init (or
-//     nothing), A_t the tile's aggregate (warp totals folded left to right).
-// The GPU runs that agent with this geometry and the ordered look-back (which folds aggregates
-// left to right onto the nearest published P: the same chain); seq and par run the emulation
-// below. Every op(a, b) is evaluated exactly once with the same operands and the same order of
-// operands everywhere, so a deterministic operator gives the same bits.
+//   - between tiles, groups of 32 tiles (tile t = 32 g + p): A_t the tile's aggregate (warp
+//     totals folded left to right); K_g[p] the Kogge-Stone inclusive scan of A_{32g} .. A_{32g+31}
+//     across the 32 lanes of a warp (the same steps as above), lane p; the group prefixes chained
+//     strictly left to right, G_g = op(G_{g-1}, K_g[31]), G_{-1} = the init (or nothing); tile t's
+//     prefix is op(G_{g-1}, K_g[p - 1]) (G_{g-1} alone for p = 0).
+// The GPU runs that agent with this geometry and the grouped look-back (lookback/lookback.cuh:
+// grouped_exclusive_prefix); seq and par run the emulation below. Every op(a, b) is evaluated
+// exactly once with the same operands and the same order of operands everywhere, so a
+// deterministic operator gives the same bits. (Until session 7 the tiles were chained one by one,
+// P_t = op(P_{t-1}, A_t): a serial fold on the GPU's critical path; the groups make it 5 steps of
+// a warp scan plus one op per group. docs/decisions/0003-numerics.md.)
 #pragma once
 
 #include <cstddef>
@@ -229,8 +234,8 @@ Acc tile_aggregate(workspace<Acc>& ws, Get& get, Op& op, std::int64_t base) {
 
 /// Scans the tile [base, base + len) (len <= tile_items) with the tile's exclusive prefix
 /// `tile_excl` (nothing: tile 0 of an inclusive scan without init), writing put(i, value) for
-/// every i in it. Returns P = op(tile_excl, A) for a full tile (the next tile's prefix); for a
-/// partial tile (the last) nothing meaningful.
+/// every i in it. Returns the tile's aggregate A for a full tile (for the chain: group_chain);
+/// for a partial tile (the last) nothing.
 template <bool Exclusive, class Acc, class Get, class Put, class Op>
 opt<Acc> tile_scan(workspace<Acc>& ws, Get& get, Put& put, Op& op, std::int64_t base,
                    std::int64_t len, const opt<Acc>& tile_excl) {
@@ -264,17 +269,74 @@ opt<Acc> tile_scan(workspace<Acc>& ws, Get& get, Put& put, Op& op, std::int64_t 
                                       : opt<Acc>(ws.warps[w]);
     }
     if (len < G::tile_items) return opt<Acc>();
-    return tile_excl.has ? opt<Acc>(static_cast<Acc>(op(tile_excl.v, warp_excl.v))) : warp_excl;
+    return warp_excl;
 }
 
-/// The whole canonical scan of [0, n) run serially: tiles in order, carrying the prefix.
+inline constexpr int group_tiles = warp;
+
+/// The chain between tiles (the header): the prefix G_{g-1} of the groups before the current one
+/// and the aggregates of the current group's tiles so far (par hands it from block to block).
+template <class Acc>
+struct group_chain {
+    union slot {
+        slot() noexcept {}
+        Acc v;
+    };
+    opt<Acc> before;  // G_{g-1}
+    slot aggs[group_tiles];
+    int count = 0;  // tiles of the current group seen
+
+    group_chain() = default;
+    explicit group_chain(const opt<Acc>& init) : before(init) {}
+    group_chain(const group_chain& o) : before(o.before), count(o.count) {
+        for (int i = 0; i < count; ++i) std::construct_at(&aggs[i].v, o.aggs[i].v);
+    }
+    group_chain& operator=(const group_chain& o) {
+        before = o.before;
+        count = o.count;
+        for (int i = 0; i < count; ++i) std::construct_at(&aggs[i].v, o.aggs[i].v);
+        return *this;
+    }
+
+    /// K_g[last]: the Kogge-Stone scan of aggs[0 .. last], lane `last` (lane l >= d takes
+    /// op(lane[l - d], lane[l]) at steps d = 1, 2, 4, 8, 16; lanes above `last` never enter it).
+    template <class Op>
+    Acc scan_lane(int last, Op& op) const {
+        slot v[group_tiles];
+        for (int l = 0; l <= last; ++l) std::construct_at(&v[l].v, aggs[l].v);
+        for (int d = 1; d < group_tiles; d *= 2)
+            for (int l = last; l >= d; --l) v[l].v = static_cast<Acc>(op(v[l - d].v, v[l].v));
+        return v[last].v;
+    }
+
+    /// The exclusive prefix of the next tile: op(G_{g-1}, K_g[p - 1]), p = count.
+    template <class Op>
+    opt<Acc> prefix(Op& op) const {
+        if (count == 0) return before;
+        return combine(before, opt<Acc>(scan_lane(count - 1, op)), op);
+    }
+
+    /// Appends the next tile's aggregate; the 32nd closes the group: G_g = op(G_{g-1}, K_g[31]).
+    template <class Op>
+    void push(const Acc& a, Op& op) {
+        std::construct_at(&aggs[count].v, a);
+        if (++count == group_tiles) {
+            before = combine(before, opt<Acc>(scan_lane(group_tiles - 1, op)), op);
+            count = 0;
+        }
+    }
+};
+
+/// The whole canonical scan of [0, n) run serially: tiles in order, carrying the chain.
 template <bool Exclusive, class Acc, class Get, class Put, class Op>
 void scan_serial(Get& get, Put& put, Op& op, std::int64_t n, opt<Acc> carry) {
     using G = geometry<Acc>;
     workspace<Acc> ws;
+    group_chain<Acc> chain(carry);
     for (std::int64_t base = 0; base < n; base += G::tile_items) {
         const std::int64_t len = n - base < G::tile_items ? n - base : G::tile_items;
-        carry = tile_scan<Exclusive>(ws, get, put, op, base, len, carry);
+        const opt<Acc> a = tile_scan<Exclusive>(ws, get, put, op, base, len, chain.prefix(op));
+        if (a.has) chain.push(a.v, op);
     }
 }
 

@@ -4,8 +4,9 @@
 // in cache, hand the prefix on, scan the block again from cache with its carry-in. The result
 // depends on the block size only, never on `.threads(k)`; for integers it equals seq's.
 // `.deterministic()` (operators that are not exact): the same chained pass over blocks of whole
-// canonical tiles (detail/canonical.hpp); a block contributes its tiles' aggregates, chained one
-// by one, so the result is the canonical tree's whatever the block size or thread count.
+// canonical tiles (detail/canonical.hpp); a block contributes its tiles' aggregates to the chain
+// of 32-tile groups (canonical::group_chain, handed from block to block), so the result is the
+// canonical tree's whatever the block size or thread count.
 #pragma once
 
 #include <cstdint>
@@ -41,11 +42,13 @@ void canonical_scan(int max_threads, In first, std::int64_t n, Out d_first, Op& 
         scan_block / G::tile_items > 0 ? scan_block / G::tile_items : 1;
     constexpr std::int64_t block = tiles_per_block * G::tile_items;
     const block_grid grid{n, block};
-    std::optional<Acc> carry0;
-    if constexpr (has_init_v<Init>) carry0.emplace(static_cast<Acc>(init));
+    using chain_t = canonical::group_chain<Acc>;
+    std::optional<chain_t> carry0;
+    if constexpr (has_init_v<Init>)
+        carry0.emplace(canonical::opt<Acc>(static_cast<Acc>(init)));
     auto get = [&](std::int64_t i) -> Acc { return static_cast<Acc>(f(first[i])); };
     auto put = [&](std::int64_t i, const Acc& v) { d_first[i] = v; };
-    chained_pass_linked<Acc>(
+    chained_pass_linked<chain_t>(
         max_threads, grid.count(), std::move(carry0),
         [&](std::int64_t b) {  // the aggregates of the block's tiles (all full: not the last block)
             canonical::workspace<Acc> ws;
@@ -55,19 +58,20 @@ void canonical_scan(int max_threads, In first, std::int64_t n, Out d_first, Op& 
                 aggs.push_back(canonical::tile_aggregate(ws, get, op, grid.begin(b) + t * G::tile_items));
             return aggs;
         },
-        [&](const Acc* prefix, std::vector<Acc>&& aggs) -> Acc {
-            std::size_t t = 0;
-            Acc p = prefix ? static_cast<Acc>(op(*prefix, aggs[t])) : aggs[t];
-            for (++t; t < aggs.size(); ++t) p = static_cast<Acc>(op(p, aggs[t]));
-            return p;
+        [&](const chain_t* prefix, std::vector<Acc>&& aggs) -> chain_t {
+            chain_t c = prefix ? *prefix : chain_t();
+            for (const Acc& a : aggs) c.push(a, op);
+            return c;
         },
-        [&](std::int64_t b, const Acc* carry) {
+        [&](std::int64_t b, const chain_t* carry) {
             canonical::workspace<Acc> ws;
-            canonical::opt<Acc> c = carry ? canonical::opt<Acc>(*carry) : canonical::opt<Acc>();
+            chain_t c = carry ? *carry : chain_t();
             for (std::int64_t base = grid.begin(b); base < grid.end(b); base += G::tile_items) {
                 const std::int64_t len =
                     grid.end(b) - base < G::tile_items ? grid.end(b) - base : G::tile_items;
-                c = canonical::tile_scan<Exclusive>(ws, get, put, op, base, len, c);
+                const canonical::opt<Acc> a =
+                    canonical::tile_scan<Exclusive>(ws, get, put, op, base, len, c.prefix(op));
+                if (a.has) c.push(a.v, op);
             }
         });
 }

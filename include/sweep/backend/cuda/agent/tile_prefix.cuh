@@ -28,6 +28,8 @@ struct carry_prefix {
 
 /// Decoupled look-back across blocks. Tile 0 publishes its inclusive prefix at once; every other
 /// tile's warp 0 runs the look-back and hands the result to the block through shared memory.
+/// Ordered (the deterministic mode): the grouped chain of the canonical tree instead
+/// (lookback::grouped_exclusive_prefix).
 template <bool Ordered, unsigned BackoffNs, int Windows, class Acc, class Op, class State>
 struct lookback_prefix {
     State state;
@@ -36,6 +38,23 @@ struct lookback_prefix {
     smem_array<Acc, 1>* slot;
 
     __device__ maybe<Acc> operator()(std::int64_t tile, const Acc& aggregate) {
+        if constexpr (Ordered) {
+            // The deterministic mode: the grouped chain of the canonical tree (every tile,
+            // tile 0 included, publishes its aggregate; lookback.cuh).
+            if (threadIdx.x < warp_threads) {
+                const maybe<Acc> before = lookback::grouped_exclusive_prefix<BackoffNs>(
+                    state, tile, aggregate, init, op, static_cast<int>(threadIdx.x));
+                if (threadIdx.x == 0) slot->set(0, before.has ? before.get() : aggregate);
+            }
+            __syncthreads();
+            // Nothing before only for tile 0 without init.
+            return tile != 0 || init.has ? maybe<Acc>(slot->get(0)) : maybe<Acc>();
+        } else {
+            return unordered(tile, aggregate);
+        }
+    }
+
+    __device__ __forceinline__ maybe<Acc> unordered(std::int64_t tile, const Acc& aggregate) {
         if (tile == 0) {
             if (threadIdx.x == 0)
                 state.publish(0, lookback::status_prefix, combine(init, aggregate, op));
@@ -44,8 +63,8 @@ struct lookback_prefix {
         if (threadIdx.x < warp_threads) {
             const int lane = threadIdx.x;
             const Acc before =
-                lookback::tile_exclusive_prefix<Ordered, BackoffNs, Windows>(state, tile, aggregate, op,
-                                                                         lane);
+                lookback::tile_exclusive_prefix<false, BackoffNs, Windows>(state, tile, aggregate, op,
+                                                                       lane);
             if (lane == 0) {
                 state.publish(tile, lookback::status_prefix, static_cast<Acc>(op(before, aggregate)));
                 slot->set(0, before);

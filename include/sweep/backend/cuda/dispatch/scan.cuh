@@ -143,8 +143,11 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
     mode.out_aligned = is_aligned16(out);
     const typename agent::params p{in, out, n, op, f, init, mode};
     const std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
+    if (tiles == 0) return;
 
-    if (tiles <= single_block_max_tiles) {
+    // (Not in the ordered mode: its tiles are chained by groups, lookback::grouped_exclusive_prefix,
+    // which the single block's running prefix is not. A few tiles take the look-back kernel.)
+    if (!Ordered && tiles <= single_block_max_tiles) {
         scan_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
         check_launch(name);
         return;

@@ -261,4 +261,166 @@ __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const 
     }
 }
 
+// ---- the grouped chain: the deterministic mode of the plain scans ------------------------------
+//
+// The canonical tree between tiles (detail/canonical.hpp) is chained by groups of 32 tiles: tile
+// t = 32 g + p gets op(G_{g-1}, K_g[p - 1]), K_g the Kogge-Stone scan of the group's aggregates
+// across one warp, G_g = op(G_{g-1}, K_g[31]). Every tile publishes its aggregate (A) only; the
+// last tile of a group then publishes G_g in its own word as its "prefix" (P). So a group's words
+// are A's, except the last, which goes A -> P; a tile only ever waits for aggregates of tiles
+// before it (each published before its owner looks back: no cycle) and the timing decides only
+// which P a walk finds first, never the value: G_h found as a P equals the fold of the older
+// groups' K[31]'s that the walk would otherwise do. Against the strict tile chain (ordered_walk
+// above): a window costs a 5-step warp scan and one op, not 32 dependent ops, and nothing is kept
+// per tile walked (a group's total is one value: lane i of one register keeps the i-th).
+
+/// Tiles per group of the grouped chain (one warp's lanes).
+inline constexpr int group_tiles = warp_threads;
+
+/// Kogge-Stone inclusive scan of lanes [0, valid) (the canonical steps: lane l >= d takes
+/// op(lane[l - d], lane[l])); lanes from `valid` on never enter an op.
+template <class T, class Op>
+__device__ __forceinline__ T group_scan(T x, int valid, Op& op, int lane) {
+#pragma unroll
+    for (int d = 1; d < warp_threads; d *= 2) {
+        const T y = shfl_up(x, d);
+        if (lane >= d && lane < valid) x = static_cast<T>(op(y, x));
+    }
+    return x;
+}
+
+/// Polls the words of tiles first[j] + lane for lanes < valid[j] of N groups at once (one round
+/// trip for all), until each has published; v[j] of the other lanes is left as it was. Returns
+/// the statuses (status_prefix on the lanes not read).
+template <unsigned BackoffNs, int N, class T, class State>
+__device__ __forceinline__ void read_groups(const State& state, const std::int64_t (&first)[N],
+                                            const int (&valid)[N], int lane,
+                                            std::uint32_t (&s)[N], reg_array<T, N>& v) {
+#pragma unroll
+    for (int j = 0; j < N; ++j) s[j] = lane < valid[j] ? status_invalid : status_prefix;
+    backoff<BackoffNs> b;
+    for (;;) {
+        bool done = true;
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            if (s[j] == status_invalid) s[j] = state.read(first[j] + lane, v[j]);
+            done = done && s[j] != status_invalid;
+        }
+        if (__all_sync(full_mask, done)) break;
+        b.pause();
+    }
+    if constexpr (requires { state.read_value(first[0], s[0]); }) {
+        fence_acquire();  // split layout: the value slots after their statuses (read_windows)
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+            if (lane < valid[j]) v[j] = state.read_value(first[j] + lane, s[j]);
+    }
+}
+
+/// G_h (the chain through group h, h >= 0) the slow way, for walks longer than 32 groups: back to
+/// the nearest group whose last tile published its P (or to the start: the init), then forward
+/// over the groups after it, reading each again (all published: these reads do not wait; one that
+/// has become a P meanwhile restarts the fold from it, which is the chain's value again).
+template <unsigned BackoffNs, class T, class Op, class State>
+__device__ __forceinline__ maybe<T> group_prefix_far(const State& state, std::int64_t h,
+                                                  const maybe<T>& init, Op& op, int lane,
+                                                  const T& filler) {
+    maybe<T> w = init;
+    std::int64_t f = h;
+    for (; f >= 0; --f) {
+        const std::int64_t first[1] = {f * group_tiles};
+        const int valid[1] = {warp_threads};
+        std::uint32_t s[1];
+        reg_array<T, 1> v;
+        v[0] = filler;
+        read_groups<BackoffNs>(state, first, valid, lane, s, v);
+        if (__shfl_sync(full_mask, s[0], warp_threads - 1) == status_prefix) {
+            w = maybe<T>(shfl_idx(v[0], warp_threads - 1));
+            break;
+        }
+    }
+    for (std::int64_t k = f + 1; k <= h; ++k) {
+        const std::int64_t first[1] = {k * group_tiles};
+        const int valid[1] = {warp_threads};
+        std::uint32_t s[1];
+        reg_array<T, 1> v;
+        v[0] = filler;
+        read_groups<BackoffNs>(state, first, valid, lane, s, v);
+        if (__shfl_sync(full_mask, s[0], warp_threads - 1) == status_prefix) {
+            w = maybe<T>(shfl_idx(v[0], warp_threads - 1));
+        } else {
+            const T total = shfl_idx(group_scan(v[0], warp_threads, op, lane), warp_threads - 1);
+            w = maybe<T>(combine(w, total, op));
+        }
+    }
+    return w;
+}
+
+/// The exclusive prefix of `tile` in the grouped chain (nothing only for tile 0 without init), on
+/// every lane; called by all 32 lanes of one warp, for every tile including 0. Publishes the
+/// tile's A, and for the last tile of a group G_g as its P.
+template <unsigned BackoffNs, class T, class Op, class State>
+__device__ maybe<T> grouped_exclusive_prefix(const State& state, std::int64_t tile,
+                                             const T& aggregate, const maybe<T>& init, Op& op,
+                                             int lane) {
+    if (lane == 0) state.publish(tile, status_aggregate, aggregate);
+    const std::int64_t g = tile / group_tiles;
+    const int p = static_cast<int>(tile % group_tiles);
+
+    // One poll for the group's tiles before this one and the whole group before (its last word
+    // is G_{g-1} once published, which is what most tiles find).
+    const std::int64_t first[2] = {g * group_tiles, (g - 1) * group_tiles};
+    const int valid[2] = {p, g > 0 ? warp_threads : 0};
+    std::uint32_t s[2];
+    reg_array<T, 2> v;
+    v[0] = aggregate;  // lane p keeps it (and lanes above: never combined)
+    v[1] = aggregate;
+    read_groups<BackoffNs>(state, first, valid, lane, s, v);
+    const T k = group_scan(v[0], p + 1, op, lane);  // K_g[0 .. p]
+
+    // G_{g-1}: the group before's P, or its total K[31] on top of the groups before it.
+    maybe<T> before = init;
+    if (g > 0) {
+        if (__shfl_sync(full_mask, s[1], warp_threads - 1) == status_prefix) {
+            before = maybe<T>(shfl_idx(v[1], warp_threads - 1));
+        } else {
+            // Walk back a group at a time; lane i of `kept` holds the total of group g - 1 - i.
+            reg_array<T, 1> kept;
+            kept[0] = shfl_idx(group_scan(v[1], warp_threads, op, lane), warp_threads - 1);
+            int count = 1;
+            std::int64_t h = g - 2;
+            for (; h >= 0; --h) {
+                if (count == warp_threads) {  // 32 groups without a P: the rest the slow way
+                    before = group_prefix_far<BackoffNs>(state, h, init, op, lane, aggregate);
+                    break;
+                }
+                const std::int64_t f1[1] = {h * group_tiles};
+                const int n1[1] = {warp_threads};
+                std::uint32_t s1[1];
+                reg_array<T, 1> v1;
+                v1[0] = aggregate;
+                read_groups<BackoffNs>(state, f1, n1, lane, s1, v1);
+                if (__shfl_sync(full_mask, s1[0], warp_threads - 1) == status_prefix) {
+                    before = maybe<T>(shfl_idx(v1[0], warp_threads - 1));
+                    break;
+                }
+                const T total = shfl_idx(group_scan(v1[0], warp_threads, op, lane), warp_threads - 1);
+                if (lane == count) kept[0] = total;
+                ++count;
+            }
+            // h < 0: the walk passed group 0 without a P, so `before` is still the init.
+            // Fold forward: the farthest kept group first.
+            for (int i = count - 1; i >= 0; --i)
+                before = maybe<T>(combine(before, shfl_idx(kept[0], i), op));
+        }
+    }
+
+    if (p == group_tiles - 1) {  // warp-uniform: the group is complete; publish G_g
+        const T total = shfl_idx(k, warp_threads - 1);
+        if (lane == 0) state.publish(tile, status_prefix, combine(before, total, op));
+    }
+    if (p == 0) return before;
+    return maybe<T>(combine(before, shfl_idx(k, p - 1), op));
+}
+
 }  // namespace sweep::detail::cuda::lookback

@@ -73,9 +73,13 @@ using default_scan_tuning = typename scan_tuning_of<Acc>::type;
 /// `.deterministic()`: the register path with the canonical geometry (detail/canonical.hpp),
 /// whatever the default tuning above becomes. One look-back window, no pipelining (the ordered
 /// look-back folds a single window).
+/// MinBlocks (registers only, never the tree): 8-byte accumulators are capped at 64 registers
+/// (8 blocks of 128 an SM; ptxas: 72 uncapped, i.e. 7 blocks, and 4 bytes spilled capped);
+/// 4-byte ones need 64 anyway.
 template <class Acc>
 using canonical_scan_tuning =
-    scan_tuning<canonical::geometry<Acc>::threads, canonical::geometry<Acc>::items, 1>;
+    scan_tuning<canonical::geometry<Acc>::threads, canonical::geometry<Acc>::items, 1, 1, 0,
+                sizeof(Acc) == 8 ? 8 : 1>;
 
 /// The shared-memory tile path (agent/scan_bulk_agent.cuh): Threads per block, TileBytes of data
 /// per tile (a multiple of 512 * Threads / 32 * LaneVecs), Speculative: start the tile's copy
