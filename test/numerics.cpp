@@ -15,6 +15,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
+#include <type_traits>
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -119,6 +122,101 @@ TEST_CASE("deterministic: float min (with NaNs) and affine maps", "[numerics]") 
                                       sweep::exclusive_scan(p, in.begin(), in.end(), out.begin(),
                                                             affinef{2.0f, 1.0f}, affinef_then{});
                                   });
+    }
+}
+
+namespace {
+
+/// The canonical tree as docs/numerics.md states it, written out naively (no code shared with
+/// detail/canonical.hpp): tiles of Threads x Items; in a tile, serial scans per thread, Kogge-Stone
+/// over each warp's 32 thread totals, warp totals folded left to right, item i of thread t =
+/// op(op(op(E, W_w), L_{l-1}), x'_i) with absent terms left out; between tiles, groups of 32:
+/// E_t = op(G_{g-1}, K_g[p - 1]), G_g = op(G_{g-1}, K_g[31]), K_g the Kogge-Stone scan of the
+/// group's tile aggregates. Inclusive, with an optional init (G_{-1}).
+template <int Threads, int Items, class T, class Op>
+std::vector<T> documented_tree(const std::vector<T>& x, Op op,
+                               std::type_identity_t<std::optional<T>> init) {
+    const std::int64_t n = static_cast<std::int64_t>(x.size());
+    constexpr std::int64_t tile = std::int64_t{Threads} * Items;
+    auto cat = [&](const std::optional<T>& a, const std::optional<T>& b) -> std::optional<T> {
+        if (!a) return b;
+        if (!b) return a;
+        return op(*a, *b);
+    };
+    auto kogge_stone = [&](std::vector<T> v) {  // inclusive, in place over v.size() lanes
+        for (std::size_t d = 1; d < 32; d *= 2)
+            for (std::size_t l = v.size(); l-- > d;) v[l] = op(v[l - d], v[l]);
+        return v;
+    };
+    std::vector<T> out(x.size());
+    std::optional<T> group_before = init;  // G_{g-1}
+    std::vector<T> group_aggs;             // the current group's tile aggregates
+    for (std::int64_t base = 0; base < n; base += tile) {
+        const std::int64_t len = std::min(tile, n - base);
+        std::optional<T> e = group_before;
+        if (!group_aggs.empty()) e = cat(e, kogge_stone(group_aggs).back());
+        // Threads' serial scans and totals.
+        std::vector<std::vector<T>> xs;
+        for (std::int64_t f = 0; f < len; f += Items) {
+            std::vector<T> v;
+            for (std::int64_t i = f; i < std::min(len, f + Items); ++i)
+                v.push_back(v.empty() ? x[base + i] : op(v.back(), x[base + i]));
+            xs.push_back(v);
+        }
+        std::optional<T> w_excl, aggregate;
+        for (std::size_t w = 0; w * 32 < xs.size(); ++w) {
+            std::vector<T> totals;
+            for (std::size_t t = w * 32; t < std::min(xs.size(), w * 32 + 32); ++t)
+                totals.push_back(xs[t].back());
+            const std::vector<T> lanes = kogge_stone(totals);
+            for (std::size_t l = 0; l < lanes.size(); ++l) {
+                std::optional<T> run = cat(e, w_excl);
+                if (l > 0) run = cat(run, lanes[l - 1]);
+                const std::vector<T>& v = xs[w * 32 + l];
+                for (std::size_t i = 0; i < v.size(); ++i)
+                    out[base + (w * 32 + l) * Items + i] = run ? op(*run, v[i]) : v[i];
+            }
+            if (lanes.size() == 32) w_excl = cat(w_excl, lanes.back());
+        }
+        aggregate = w_excl;
+        if (len == tile) {
+            group_aggs.push_back(*aggregate);
+            if (group_aggs.size() == 32) {
+                group_before = cat(group_before, kogge_stone(group_aggs).back());
+                group_aggs.clear();
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("deterministic: seq computes the documented tree", "[numerics]") {
+    // float and double sums (128 x 32 and 128 x 16 tiles) and affine maps (not commutative;
+    // 8-byte: 128 x 16), across several groups of 32 tiles.
+    auto g = rng(900);
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{4097}, std::int64_t{33 * 4096 + 17},
+                                 std::int64_t{70 * 4096 + 5}}) {
+        const auto xf = uniform_values<float>(static_cast<std::size_t>(n), g);
+        std::vector<float> got(xf.size());
+        sweep::inclusive_scan(sweep::seq.deterministic(), xf.begin(), xf.end(), got.begin());
+        INFO("float, n = " << n << ", seed " << sweep_test::seed());
+        CHECK(same_bits(got, documented_tree<128, 32>(xf, std::plus<float>{}, std::nullopt)));
+        sweep::inclusive_scan(sweep::seq.deterministic(), xf.begin(), xf.end(), got.begin(),
+                              sweep::plus<>{}, 0.75f);
+        CHECK(same_bits(got, documented_tree<128, 32>(xf, std::plus<float>{}, 0.75f)));
+
+        const auto xd = uniform_values<double>(static_cast<std::size_t>(n), g);
+        std::vector<double> gd(xd.size());
+        sweep::inclusive_scan(sweep::seq.deterministic(), xd.begin(), xd.end(), gd.begin());
+        CHECK(same_bits(gd, documented_tree<128, 16>(xd, std::plus<double>{}, std::nullopt)));
+
+        const auto a = affine_values(static_cast<std::size_t>(n), g);
+        std::vector<affinef> ga(a.size());
+        sweep::inclusive_scan(sweep::seq.deterministic(), a.begin(), a.end(), ga.begin(),
+                              affinef_then{});
+        CHECK(same_bits(ga, documented_tree<128, 16>(a, affinef_then{}, std::nullopt)));
     }
 }
 

@@ -52,12 +52,15 @@ std::int64_t first_difference(const std::vector<T>& a, const std::vector<T>& b) 
 }
 
 /// Sizes around the canonical tiles of accumulator Acc: 0, 1, a tile +-1, the single-block limit
-/// of the GPU (4 tiles) +-1, and a ragged many-tile size; then `extra`.
+/// of the GPU (4 tiles) +-1, a group of 32 tiles +-1 (the chain between tiles), and ragged
+/// many-tile sizes; then `extra`.
 template <class Acc>
 std::vector<std::int64_t> canonical_edges(std::vector<std::int64_t> extra = {}) {
     const std::int64_t t = sweep::detail::canonical::geometry<Acc>::tile_items;
-    std::vector<std::int64_t> s{0, 1, 2, 31, 33, t - 1, t, t + 1, 4 * t, 4 * t + 1, 5 * t + 7,
-                                 32768 + 1, 9 * 32768 + 3};
+    std::vector<std::int64_t> s{0,      1,          2,          31,         33,
+                                 t - 1,  t,          t + 1,      4 * t,      4 * t + 1,
+                                 5 * t + 7, 31 * t + 1, 32 * t - 1, 32 * t, 32 * t + 1,
+                                 65 * t + 3, 32768 + 1, 9 * 32768 + 3};
     s.insert(s.end(), extra.begin(), extra.end());
     return within_cap(s);  // SWEEP_TEST_MAX_N (sanitizer runs)
 }
