@@ -7,7 +7,7 @@
 #   tests:REGEX      the GPU tests whose name matches REGEX
 #   ptests:REGEX     the same, run concurrently (correctness only)
 #   memcheck:T1,T2   compute-sanitizer memcheck on these tests (SWEEP_TEST_MAX_N=${SAN_MAX_N:-70000})
-#   racecheck:T1,T2  the same with racecheck
+#   racecheck:T1,T2  the same with racecheck (initcheck:, synccheck: likewise)
 #   ctest:REGEX      ctest over everything except REGEX (e.g. the GPU tests, run by `tests`)
 #   run:NAME:CMD     run CMD (relative to the build dir) into $OUT/NAME.md
 # Logs go to $OUT. STAGE_CMAKE_ARGS: extra configure arguments (e.g. -DSWEEP_PRECOMPILED_KERNELS=OFF
@@ -48,7 +48,7 @@ for stage in "$@"; do
           log "$n: rc=$rc $(grep -E 'passed|failed|skipped' "$OUT/$n.log" | tail -1)" ) &
       done
       wait ;;
-    memcheck:*|racecheck:*)
+    memcheck:*|racecheck:*|initcheck:*|synccheck:*)
       tool=${stage%%:*}
       for t in $(echo ${stage#*:} | tr , ' '); do
         [ -x $B/test/$t ] || { log "$tool $t: not built"; continue; }

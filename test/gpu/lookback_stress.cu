@@ -118,8 +118,9 @@ TEST_CASE("look-back stress: 64-bit status words, a million tiles, non-commutati
     stress<tiny, true, affine16>(affine16_then{}, n, 2, true);
     stress<small, false, affine16>(affine16_then{}, n + 77, 3, true);
     stress<tiny_one, false, affine16>(affine16_then{}, n + 1, 31, false);
-    // Ordered with one window a poll: the setting of .deterministic()'s canonical geometry
-    // (`tiny` above is ordered over 4 windows a poll, folded left to right across them).
+    // Ordered: the grouped chain of .deterministic() (lookback::grouped_exclusive_prefix; the
+    // window count does not enter it), over ~31,000 groups of 32 tiles: walks of several groups
+    // and, when the groups' last tiles lag, past 32 groups (group_prefix_far).
     stress<tiny_one, true, affine16>(affine16_then{}, n + 2, 33, true);
     stress<piped, false, affine16>(affine16_then{}, n + 3, 32, true);
 }

@@ -8,6 +8,9 @@
 // back. Tile indices come from an atomic ticket in start order, so every predecessor has started
 // and will publish: the spin needs no guarantee about scheduling to end.
 //
+// The deterministic mode of the plain scans uses the grouped chain at the end of this file
+// (grouped_exclusive_prefix). tile_exclusive_prefix<Ordered = true> below, the tile-by-tile chain,
+// serves the segmented kernel's ordered mode.
 // Ordered = true gives a result that does not depend on timing: the windows are folded strictly
 // left to right starting from a published prefix (never from an aggregate-only window), so that
 // every tile's prefix is ((A_0 op A_1) op A_2) ... whatever the scheduler did (the deterministic
