@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include <sweep/scan.hpp>
@@ -447,6 +448,63 @@ TEST_CASE("deterministic: inclusive by-key and head-flag scans have the same bit
         INFO("exact data, runs up to " << max_run << ": first difference "
                                        << first_difference(got, want));
         CHECK(same_bits(got, want));
+    }
+}
+
+TEST_CASE("deterministic: offsets forms have the same bits on every host policy, and the head-flag form's",
+          "[numerics][segmented]") {
+    for (const int max_run : {1, 40, 5000, 1 << 22}) {
+        for (const std::int64_t n : canonical_edges<sweep::detail::seg_pair<double>>({400'009})) {
+            auto g = rng(1200 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
+            const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
+            std::vector<char> flags(keys.size());
+            for (std::size_t i = 0; i < keys.size(); ++i) flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const auto o = offsets_of(flags, g);  // with empty segments
+            const auto xf = uniform_values<float>(keys.size(), g);
+            const auto xd = uniform_values<double>(keys.size(), g);
+            auto inclusive = [&](auto p, const auto& in, auto& out) {
+                sweep::segmented_inclusive_scan(p, in.begin(), in.end(), out.begin(),
+                                                sweep::offsets(o.begin(), o.end()));
+            };
+            auto exclusive = [&](auto p, const auto& in, auto& out) {
+                sweep::segmented_exclusive_scan(p, in.begin(), in.end(), out.begin(),
+                                                sweep::offsets(o.begin(), o.end()), -0.5);
+            };
+            auto compensated = [&](auto p, const auto& in, auto& out) {
+                sweep::segmented_inclusive_scan(p.compensated(), in.begin(), in.end(), out.begin(),
+                                                sweep::offsets(o.begin(), o.end()));
+            };
+            expect_same_bits<float>("segmented_inclusive_scan float, offsets", xf, inclusive);
+            expect_same_bits<double>("segmented_exclusive_scan double, offsets, init", xd, exclusive);
+            expect_same_bits<double>("segmented_inclusive_scan double, offsets, compensated", xd,
+                                     compensated);
+            // The same segments as head flags: the same tree, so the same bits.
+            std::vector<float> a(xf.size()), b(xf.size());
+            inclusive(sweep::seq.deterministic(), xf, a);
+            sweep::segmented_inclusive_scan(sweep::seq.deterministic(), xf.begin(), xf.end(),
+                                            b.begin(), sweep::head_flags(flags.begin()));
+            INFO("offsets against head flags, n = " << n << ": first difference "
+                                                    << first_difference(a, b));
+            CHECK(same_bits(a, b));
+            std::vector<double> c(xd.size()), d(xd.size());
+            exclusive(sweep::par.deterministic(), xd, c);
+            sweep::segmented_exclusive_scan(sweep::seq.deterministic(), xd.begin(), xd.end(),
+                                            d.begin(), sweep::head_flags(flags.begin()), -0.5);
+            CHECK(same_bits(c, d));
+        }
+    }
+    // Invalid offsets: std::invalid_argument before anything is written.
+    std::vector<double> x(100, 1.0), out(100, 7.0);
+    const std::vector<std::int64_t> bad_first{1, 50, 100}, decreasing{0, 60, 50, 100},
+        bad_last{0, 50, 99};
+    for (const auto* bad : {&bad_first, &decreasing, &bad_last}) {
+        for_each_deterministic([&](const char* name, auto p) {
+            INFO(name);
+            CHECK_THROWS_AS(sweep::segmented_inclusive_scan(p, x.begin(), x.end(), out.begin(),
+                                                            sweep::offsets(bad->begin(), bad->end())),
+                            std::invalid_argument);
+            CHECK(out == std::vector<double>(100, 7.0));
+        });
     }
 }
 

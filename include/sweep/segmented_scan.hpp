@@ -197,6 +197,60 @@ Out segmented_run(const char* name, const P& policy, const Where& where, In firs
                                       L{first, segs, init_value, boundary.data(), T}, no_init{});
             }
         });
+    } else if constexpr (Exclusive == has_init_v<Init> && is_offsets_form_v<Segs> &&
+                         use_canonical_v<sweep_policy_t<P>, Acc, Op> &&
+                         std::is_trivially_copyable_v<Acc>) {
+        // .deterministic() over offsets: head flags from the offsets (validated first: invalid
+        // offsets throw before any output is written), then the head-flag form above, so that
+        // the bits are the canonical pair scan's on every policy.
+        return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) -> Out {
+            if constexpr (std::is_same_v<decltype(tag), gpu_tag>) {
+#if SWEEP_HAS_CUDA && defined(__CUDACC__)
+                using seg_traits = cuda::segments_on_device<Segs>;
+                static_assert(std::is_same_v<decltype(tag), gpu_tag> &&  // dependent: here only
+                                  !cuda::is_known_host_iterator_v<In> && !seg_traits::host_iterator,
+                              "sweep::gpu: this is a host container's iterator. sweep::gpu needs "
+                              "device memory (values, output and offsets alike).");
+                const auto dsegs = seg_traits::convert(segs, name);
+                const std::int64_t count = static_cast<std::int64_t>(dsegs.last - dsegs.first);
+                if (count < 0) throw_invalid_argument(name, "offsets: o_last < o_first");
+                if (count == 0) {
+                    if (n != 0) throw_invalid_argument(name, "offsets: empty, but the input is not");
+                    return d_first;
+                }
+                const stream_t s = pol.has_stream ? pol.stream : nullptr;
+                const cuda::temp_buffer tb(cuda::make_temp_allocator(pol.resource),
+                                           16 + static_cast<std::size_t>(n > 0 ? n : 1), s);
+                auto* word = static_cast<unsigned*>(tb.get());
+                auto* flags = static_cast<unsigned char*>(tb.get()) + 16;
+                if (n == 0) {  // the offsets still have to be valid: o = {0}
+                    cuda::offsets_to_head_flags(dsegs, 0, flags, word, s, name);
+                    return d_first;
+                }
+                cuda::offsets_to_head_flags(dsegs, n, flags, word, s, name);
+                const flag_heads<const unsigned char*> heads{flags};
+                return segmented_run<Exclusive, Acc>(name, pol, where, first, n, d_first, heads,
+                                                     op, init);
+#else
+                static_assert(dependent_false<decltype(tag)>,
+                              "sweep::gpu.deterministic() segmented scans over offsets need the "
+                              "call site compiled by nvcc (no precompiled kernels for them).");
+                return d_first;
+#endif
+            } else {
+                validate_offsets(name, segs.first, segs.last, n);
+                std::vector<unsigned char> flags(static_cast<std::size_t>(n), 0);
+                const auto count = static_cast<std::int64_t>(segs.last - segs.first);
+                for (std::int64_t j = 0; j + 1 < count; ++j) {
+                    const auto o = static_cast<std::int64_t>(segs.first[j]);
+                    if (o < n) flags[static_cast<std::size_t>(o)] = 1;
+                }
+                if (n == 0) return d_first;
+                const flag_heads<const unsigned char*> heads{flags.data()};
+                return segmented_run<Exclusive, Acc>(name, pol, where, first, n, d_first, heads,
+                                                     op, init);
+            }
+        });
     } else {
         return invoke_backend(policy, n, where, [&](auto tag, const auto& pol) {
             return segmented_scan<Exclusive, Acc>(tag, pol, name, first, n, d_first, segs, op,

@@ -43,6 +43,9 @@ struct dev {
     T* p = nullptr;
     explicit dev(std::size_t n) {
         REQUIRE(cudaMalloc(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)) == cudaSuccess);
+        // Defined bytes (0xA5): the downloads read whole buffers, also past what copy_if and the
+        // partitions wrote (compute-sanitizer's initcheck reported those bytes uninitialized).
+        REQUIRE(cudaMemset(p, 0xA5, (n ? n : 1) * sizeof(T)) == cudaSuccess);
     }
     explicit dev(const std::vector<T>& h) : dev(h.size()) {
         if (!h.empty())

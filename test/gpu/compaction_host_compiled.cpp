@@ -28,6 +28,10 @@ struct dev {
     T* p = nullptr;
     explicit dev(std::size_t n) {
         REQUIRE(cudaMalloc(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)) == cudaSuccess);
+        // Defined bytes (0xA5) past what an algorithm writes: the downloads read whole buffers
+        // (compute-sanitizer's initcheck reported them uninitialized), and fill() below checks
+        // that nothing past the returned end was written.
+        REQUIRE(cudaMemset(p, 0xA5, (n ? n : 1) * sizeof(T)) == cudaSuccess);
     }
     dev(const std::vector<T>& h) : dev(h.size()) {
         REQUIRE(cudaMemcpy(p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
@@ -45,6 +49,15 @@ std::vector<T> download(const T* p, std::size_t n) {
 template <class T>
 bool same_prefix(const std::vector<T>& a, const std::vector<T>& b, std::int64_t k) {
     return k == 0 || std::memcmp(a.data(), b.data(), static_cast<std::size_t>(k) * sizeof(T)) == 0;
+}
+
+/// Whether elements [k, a.size()) still hold dev's fill (0xA5 bytes): nothing written there.
+template <class T>
+bool untouched_after(const std::vector<T>& a, std::int64_t k) {
+    const auto* b = reinterpret_cast<const unsigned char*>(a.data());
+    for (std::size_t i = static_cast<std::size_t>(k) * sizeof(T); i < a.size() * sizeof(T); ++i)
+        if (b[i] != 0xA5) return false;
+    return true;
 }
 
 /// Small values, so that every comparison keeps a fair share.
@@ -66,6 +79,7 @@ void check_plain(const std::vector<T>& h, Pred pred) {
 
     CHECK(sweep::copy_if(sweep::gpu, in.p, in.p + n, out.p, pred) == out.p + k);
     CHECK(same_prefix(download(out.p, h.size()), want, k));
+    CHECK(untouched_after(download(out.p, h.size()), k));
     const T* cin = in.p;
     CHECK(sweep::copy_if(sweep::gpu, cin, cin + n, out.p, pred) == out.p + k);
 

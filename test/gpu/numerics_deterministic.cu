@@ -258,3 +258,68 @@ TEST_CASE("gpu deterministic: by-key and head-flag scans, inclusive and exclusiv
         }
     }
 }
+
+TEST_CASE("gpu deterministic: offsets forms, inclusive and exclusive", "[gpu][numerics][segmented]") {
+    // Offsets (with empty segments) become head flags on the device, then the pair scan: the bits
+    // of seq.deterministic() over the same offsets.
+    for (const int max_run : {1, 40, 5000, 1 << 22}) {
+        for (const std::int64_t n :
+             canonical_edges<sweep::detail::seg_pair<double>>({1'000'003, std::int64_t{1} << 24})) {
+            auto g = rng(1700 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
+            const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
+            std::vector<char> flags(keys.size());
+            for (std::size_t i = 0; i < keys.size(); ++i)
+                flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const auto o = offsets_of(flags, g);
+            const std::vector<int> o32(o.begin(), o.end());
+            device_vector<std::int64_t> d64(o);
+            device_vector<int> d32(o32);
+            const auto xf = uniform_values<float>(keys.size(), g);
+            const auto xd = uniform_values<double>(keys.size(), g);
+            expect_gpu_bits<float>(
+                "segmented_inclusive_scan float, 64-bit offsets", xf,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_inclusive_scan(p, in.begin(), in.end(), out.begin(),
+                                                    sweep::offsets(o.begin(), o.end()));
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_inclusive_scan(p, in.begin(), in.end(), out.begin(),
+                                                    sweep::offsets(d64.begin(), d64.end()));
+                });
+            expect_gpu_bits<double>(
+                "segmented_exclusive_scan double, 32-bit offsets, init -0.5", xd,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_exclusive_scan(p, in.begin(), in.end(), out.begin(),
+                                                    sweep::offsets(o32.begin(), o32.end()), -0.5);
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_exclusive_scan(p, in.begin(), in.end(), out.begin(),
+                                                    sweep::offsets(d32.begin(), d32.end()), -0.5);
+                });
+            expect_gpu_bits<double>(
+                "segmented_inclusive_scan double, offsets, compensated", xd,
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_inclusive_scan(p.compensated(), in.begin(), in.end(),
+                                                    out.begin(), sweep::offsets(o.begin(), o.end()));
+                },
+                [&](auto p, const auto& in, auto& out) {
+                    sweep::segmented_inclusive_scan(p.compensated(), in.begin(), in.end(),
+                                                    out.begin(),
+                                                    sweep::offsets(d64.begin(), d64.end()));
+                });
+        }
+    }
+    // Invalid offsets: std::invalid_argument, and the output untouched.
+    const std::vector<double> x(1000, 1.0);
+    device_vector<double> in(x), out(std::vector<double>(1000, 7.0));
+    for (const std::vector<std::int64_t>& bad :
+         {std::vector<std::int64_t>{1, 500, 1000}, std::vector<std::int64_t>{0, 600, 500, 1000},
+          std::vector<std::int64_t>{0, 500, 999}}) {
+        device_vector<std::int64_t> db(bad);
+        CHECK_THROWS_AS(sweep::segmented_inclusive_scan(sweep::gpu.deterministic(), in.begin(),
+                                                        in.end(), out.begin(),
+                                                        sweep::offsets(db.begin(), db.end())),
+                        std::invalid_argument);
+        CHECK(out.download() == std::vector<double>(1000, 7.0));
+    }
+}

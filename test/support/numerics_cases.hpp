@@ -65,6 +65,21 @@ std::vector<std::int64_t> canonical_edges(std::vector<std::int64_t> extra = {}) 
     return within_cap(s);  // SWEEP_TEST_MAX_N (sanitizer runs)
 }
 
+/// Offsets of the segments whose heads are `flags` (flags[0] counts as a head), with an empty
+/// segment repeated now and then (about one offset in eight, and one at the end): k + 1 offsets
+/// from 0 to n (n = 0: {0}).
+inline std::vector<std::int64_t> offsets_of(const std::vector<char>& flags, std::mt19937_64& g) {
+    std::vector<std::int64_t> o;
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+        if (i != 0 && !flags[i]) continue;
+        o.push_back(static_cast<std::int64_t>(i));
+        if (g() % 8 == 0) o.push_back(static_cast<std::int64_t>(i));  // an empty segment
+    }
+    o.push_back(static_cast<std::int64_t>(flags.size()));
+    if (!flags.empty()) o.push_back(static_cast<std::int64_t>(flags.size()));  // empty, at the end
+    return o;
+}
+
 /// The largest size of a bitwise test: SWEEP_TEST_NUMERICS_MAX_N, else `fallback`.
 inline std::int64_t numerics_max_n(std::int64_t fallback) {
     if (const char* e = std::getenv("SWEEP_TEST_NUMERICS_MAX_N")) return std::stoll(e);

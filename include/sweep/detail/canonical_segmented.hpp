@@ -8,7 +8,7 @@
 // on seq, par and gpu. The input is an index (index_iterator) that seg_load turns into the pair
 // (values[i], is_head(i)); the output takes the pair's value (seg_pair's conversion).
 // Exclusive forms: the pairs (head ? init : x_{i-1}, head) (seg_load_exclusive). Explicit
-// offsets are not routed here yet (docs/numerics.md).
+// offsets: turned into head flags first, then the same (segmented_scan.hpp).
 #pragma once
 
 #include <cstdint>
@@ -100,5 +100,12 @@ template <class KeyIt, class KeyEq>
 inline constexpr bool is_head_form_v<key_heads<KeyIt, KeyEq>> = true;
 template <class FlagIt>
 inline constexpr bool is_head_form_v<flag_heads<FlagIt>> = true;
+
+/// The offsets form: with `.deterministic()` its offsets become head flags first (one byte an
+/// element; segmented_scan.hpp), and the head-flag form's pair scan runs on them.
+template <class Segs>
+inline constexpr bool is_offsets_form_v = false;
+template <class OffIt>
+inline constexpr bool is_offsets_form_v<offset_segments<OffIt>> = true;
 
 }  // namespace sweep::detail

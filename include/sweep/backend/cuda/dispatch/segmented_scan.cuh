@@ -69,6 +69,46 @@ template <class Segs>
 void launch_validate_offsets(const Segs&, std::int64_t, unsigned*, std::int64_t*, std::int64_t,
                              std::int64_t, stream_t, const char*) {}
 
+/// Element o[j] starts a segment, for j < count - 1 (the last offset is n): flags[o[j]] = 1.
+/// Offsets outside [0, n) are skipped (the validation reports them).
+template <class OffIt>
+__global__ void mark_segment_heads_kernel(OffIt o, std::int64_t count, std::int64_t n,
+                                          unsigned char* flags) {
+    const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+    for (std::int64_t j = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; j + 1 < count;
+         j += stride) {
+        const auto v = static_cast<std::int64_t>(o[j]);
+        if (v >= 0 && v < n) flags[v] = 1;
+    }
+}
+
+/// The deterministic offsets form's head flags (detail/canonical_segmented.hpp: the pair scan
+/// reads heads, not offsets): validates the k + 1 >= 1 offsets against n >= 1 and writes the n
+/// flags, on `s`, then waits for `s` and throws std::invalid_argument for invalid offsets before
+/// any output is written. `word`: one unsigned of device memory.
+template <class OffIt>
+void offsets_to_head_flags(const offset_segments<OffIt>& segs, std::int64_t n, unsigned char* flags,
+                           unsigned* word, stream_t s, const char* name) {
+    const auto cs = static_cast<cudaStream_t>(s);
+    check(static_cast<int>(cudaMemsetAsync(word, 0, sizeof(unsigned), cs)), name, "cudaMemsetAsync");
+    check(static_cast<int>(cudaMemsetAsync(flags, 0, static_cast<std::size_t>(n), cs)), name,
+          "cudaMemsetAsync");
+    launch_validate_offsets(segs, n, word, nullptr, 0, 1, s, name);
+    const auto count = static_cast<std::int64_t>(segs.last - segs.first);
+    constexpr int threads = 256;
+    const std::int64_t want = (count + threads - 1) / threads;
+    const auto blocks = static_cast<unsigned>(want < 4096 ? (want > 0 ? want : 1) : 4096);
+    mark_segment_heads_kernel<<<blocks, threads, 0, cs>>>(segs.first, count, n, flags);
+    check_launch(name);
+    unsigned bad = 0;
+    check(static_cast<int>(cudaMemcpyAsync(&bad, word, sizeof bad, cudaMemcpyDeviceToHost, cs)),
+          name, "cudaMemcpyAsync");
+    synchronize(s, name);
+    if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
+    if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");
+    if (bad & offsets_last_not_n) throw_invalid_argument(name, "offsets: o[k] != n");
+}
+
 template <class T>
 bool aligned16(T it) {
     if constexpr (std::is_pointer_v<T>) return reinterpret_cast<std::uintptr_t>(it) % 16 == 0;
