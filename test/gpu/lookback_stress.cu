@@ -2,6 +2,7 @@
 // (one warp, one item per thread) and millions of them, for each tile-state layout (64-bit word,
 // 128-bit word, split slots, paired 128-bit words) and both window combines (tree; ordered
 // left-to-right), with non-commutative operators so that any misordered combine shows.
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -169,4 +170,82 @@ TEST_CASE("look-back stress: repeated launches reuse pool memory", "[gpu][lookba
     for (int i = 0; i < 20; ++i) stress<small, false, affine>(affine_then{}, (1 << 20) + i, 10 + i, i % 2);
     for (int i = 0; i < 10; ++i)
         stress<small, false, affine, affine_then, bulk_small>(affine_then{}, (1 << 20) + i, 50 + i, i % 2);
+}
+
+namespace {
+/// Not associative (h(h(a, b), c) != h(a, h(b, c)) in general): any change of the tree shows.
+struct hash_op {
+    __host__ __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const {
+        return a * 31u + b;
+    }
+};
+
+/// One warp per entry of `tiles`: the grouped chain's exclusive prefix of that tile over a tile
+/// state the host filled in before the launch (nothing waits).
+__global__ void grouped_prefix_kernel(cu::lookback::tile_state_64<std::uint32_t> state,
+                                      const std::int64_t* tiles, const std::uint32_t* aggs,
+                                      std::uint32_t* out, int has_init, std::uint32_t init) {
+    const std::int64_t t = tiles[blockIdx.x];
+    hash_op op;
+    const cu::maybe<std::uint32_t> i = has_init ? cu::maybe<std::uint32_t>(init) : cu::maybe<std::uint32_t>();
+    const cu::maybe<std::uint32_t> e =
+        cu::lookback::grouped_exclusive_prefix<0>(state, t, aggs[t], i, op, static_cast<int>(threadIdx.x));
+    if (threadIdx.x == 0) out[blockIdx.x] = e.has ? e.get() : 0xFFFFFFFFu;
+}
+}  // namespace
+
+TEST_CASE("look-back: the grouped chain's walks, past 32 groups and to the start", "[gpu][lookback]") {
+    // 45 groups of 32 tiles and 7 more, every aggregate published; the groups' prefixes (P at
+    // their last tile) published only for `with_p`. Tiles far from any P walk past 32 groups
+    // (group_prefix_far) or to the start (the init); the result must be the host's group_chain.
+    constexpr std::int64_t tiles = 45 * 32 + 7;
+    auto g = sweep_test::rng(90);
+    std::vector<std::uint32_t> a(tiles);
+    for (auto& x : a) x = static_cast<std::uint32_t>(g());
+    const std::vector<std::int64_t> probe{0, 1, 31, 32, 33, 63, 64, 700, 1055, 1056, 1100, 1407,
+                                          1408, 1414, 1439, 1440, 1446};
+    hash_op op;
+    for (const bool has_init : {false, true}) {
+        for (const std::vector<std::int64_t>& with_p :
+             {std::vector<std::int64_t>{}, std::vector<std::int64_t>{2}, std::vector<std::int64_t>{0, 40}}) {
+            const std::uint32_t init = 12345u;
+            using chain = sweep::detail::canonical::group_chain<std::uint32_t>;
+            const auto opt_init = has_init ? sweep::detail::canonical::opt<std::uint32_t>(init)
+                                           : sweep::detail::canonical::opt<std::uint32_t>();
+            // Host: the words, and each probe's expected prefix.
+            std::vector<std::uint64_t> words(tiles);
+            chain c(opt_init);
+            std::vector<std::uint32_t> want;
+            for (std::int64_t t = 0; t < tiles; ++t) words[t] = (std::uint64_t{a[t]} << 32) | 1u;
+            {
+                chain w(opt_init);
+                for (std::int64_t t = 0; t < tiles; ++t) {
+                    w.push(a[t], op);
+                    const std::int64_t grp = t / 32;
+                    if (t % 32 == 31 && std::find(with_p.begin(), with_p.end(), grp) != with_p.end())
+                        words[t] = (std::uint64_t{w.before.v} << 32) | 2u;  // G_grp as P
+                }
+            }
+            for (const std::int64_t t : probe) {
+                chain p(opt_init);
+                for (std::int64_t u = 0; u < t; ++u) p.push(a[u], op);
+                const auto e = p.prefix(op);
+                want.push_back(e.has ? e.v : 0xFFFFFFFFu);
+            }
+            device_vector<std::uint64_t> dw(words);
+            device_vector<std::uint32_t> da(a), dout(probe.size());
+            device_vector<std::int64_t> dt(probe);
+            grouped_prefix_kernel<<<static_cast<unsigned>(probe.size()), 32>>>(
+                cu::lookback::tile_state_64<std::uint32_t>{dw.data()}, dt.data(), da.data(),
+                dout.data(), has_init ? 1 : 0, init);
+            cuda_ok(cudaGetLastError(), "launch");
+            cuda_ok(cudaDeviceSynchronize(), "sync");
+            const auto got = dout.download();
+            for (std::size_t i = 0; i < probe.size(); ++i) {
+                INFO("tile " << probe[i] << ", init " << has_init << ", prefixes at "
+                             << with_p.size() << " groups");
+                CHECK(got[i] == want[i]);
+            }
+        }
+    }
 }
