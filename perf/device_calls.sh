@@ -2,7 +2,8 @@
 # perf/device_calls.sh CALL -- one session's device calls, one command each (each under the
 # 10-minute limit; they share build-dev while the machine stays warm: perf/device_stage.sh):
 #   tests  configure + build everything (and sweep_perf_cpu_stores), then every GPU test at once
-#   perf   GPU: numerics table (2^24, 2^28), scan A/B against CUB at 2^24; host (16 cores):
+#   perf   GPU: numerics table (2^24, 2^28), scan A/B against CUB at 2^24, small-input latency
+#          (host and GPU time per call); host (16 cores):
 #          test_par_comp_simd, test_numerics, CPU numerics table (2^24, 2^27), streaming stores
 #   san    compute-sanitizer, case by case (perf/gpu/sanitize_by_case.sh), three groups at once:
 #          racecheck of the radix tests not yet complete; initcheck of two host-compiled tests;
@@ -20,6 +21,7 @@ case ${1:-} in
     bash perf/device_stage.sh \
       "run:perf_numerics:perf/gpu/sweep_perf_gpu_numerics 24,28" \
       "run:perf_scan_ab24:perf/gpu/sweep_perf_gpu_scan ab 24 int32,float,int64,double 11" \
+      "run:perf_scan_latency:perf/gpu/sweep_perf_gpu_scan latency 10 20" \
       "run:cpu_tests:test/test_par_comp_simd | tail -3; test/test_numerics | tail -3; nproc; uptime" \
       "run:perf_cpu_numerics:perf/sweep_perf_cpu_numerics 24,27" \
       "run:perf_cpu_stores:perf/sweep_perf_cpu_stores 27 1,2,4,8,16"

@@ -10,6 +10,7 @@
 //
 // Usage: sweep_perf_gpu_scan [max_log2 = 30] [min_log2 = 10] [types]
 //        sweep_perf_gpu_scan ab [log2 list = 24,28] [types] [rounds = 11]  (alternating A/B rounds)
+//        sweep_perf_gpu_scan latency [min_log2 = 10] [max_log2 = 20]  (small inputs: host and GPU time)
 #include <cub/device/device_scan.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
@@ -18,6 +19,7 @@
 #include <sweep/scan.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -230,8 +232,80 @@ int ab_main(int argc, char** argv) {
     return 0;
 }
 
+/// Small inputs: where the time of a call goes. Per int32 size, for sweep and CUB: the event-timed
+/// call (as the table), the host's time inside the call (wall clock around the call alone, the
+/// GPU idle), and the time per call of 200 calls issued back to back on one stream (what a
+/// program issuing many small scans sees). sweep's register path alone (no shared-memory tiles)
+/// is a third row. Usage: sweep_perf_gpu_scan latency [min_log2 = 10] [max_log2 = 20]
+int latency_main(int argc, char** argv) {
+    const int lo = argc > 2 ? std::atoi(argv[2]) : 10;
+    const int hi = argc > 3 ? std::atoi(argv[3]) : 20;
+    namespace cu = sweep::detail::cuda;
+    cudaStream_t s;
+    ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    const std::int64_t nmax = std::int64_t{1} << hi;
+    std::int32_t *in = nullptr, *out = nullptr;
+    ok(cudaMalloc(&in, nmax * sizeof(std::int32_t)), "cudaMalloc");
+    ok(cudaMalloc(&out, nmax * sizeof(std::int32_t)), "cudaMalloc");
+    fill<<<1024, 256, 0, s>>>(in, nmax, 7);
+    std::size_t cub_bytes = 0;
+    cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, in, out, nmax, s);
+    void* cub_temp = nullptr;
+    ok(cudaMalloc(&cub_temp, cub_bytes), "cudaMalloc cub");
+    ok(cudaStreamSynchronize(s), "fill");
+    timer t(s);
+    using clock = std::chrono::steady_clock;
+    auto us_since = [](clock::time_point a) {
+        return std::chrono::duration<double, std::micro>(clock::now() - a).count();
+    };
+    std::printf("int32 inclusive sum; us per call: 'events' = timed alone with CUDA events (median of 25), "
+                "'host' = wall clock inside the call, GPU idle (median of 25), 'stream' = 200 calls back "
+                "to back, then one synchronize, per call\n\n");
+    std::printf("| n | code | events us | host us | stream us |\n|---|---|---|---|---|\n");
+    for (int lg = lo; lg <= hi; lg += 2) {
+        const std::int64_t n = std::int64_t{1} << lg;
+        auto row = [&](const char* code, auto&& f) {
+            const double ev = t.median_us(f);
+            std::vector<double> host(25);
+            for (auto& h : host) {
+                ok(cudaStreamSynchronize(s), "sync");
+                const auto a = clock::now();
+                f();
+                h = us_since(a);
+            }
+            ok(cudaStreamSynchronize(s), "sync");
+            std::sort(host.begin(), host.end());
+            const auto a = clock::now();
+            for (int i = 0; i < 200; ++i) f();
+            ok(cudaStreamSynchronize(s), "sync");
+            const double st = us_since(a) / 200;
+            ok(cudaGetLastError(), code);
+            std::printf("| 2^%d | %s | %.1f | %.1f | %.1f |\n", lg, code, ev, host[12], st);
+        };
+        row("sweep", [&] { sweep::inclusive_scan(sweep::gpu.on(s), in, in + n, out); });
+        row("sweep, register path", [&] {
+            cu::reg_array<std::int32_t, 1> init;
+            cu::launch_scan<cu::default_scan_tuning<std::int32_t>, false, std::int32_t,
+                            const std::int32_t*, std::int32_t*, sweep::plus<std::int32_t>,
+                            sweep::detail::identity, void>(
+                "bench", in, out, n, sweep::plus<std::int32_t>{}, sweep::detail::identity{}, init,
+                false, false, s, cu::make_temp_allocator<sweep::default_resource>(nullptr));
+        });
+        row("cub", [&] {
+            std::size_t b = cub_bytes;
+            cub::DeviceScan::InclusiveSum(cub_temp, b, in, out, n, s);
+        });
+    }
+    cudaFree(cub_temp);
+    cudaFree(in);
+    cudaFree(out);
+    cudaStreamDestroy(s);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "ab") == 0) return ab_main(argc, argv);
+    if (argc > 1 && std::strcmp(argv[1], "latency") == 0) return latency_main(argc, argv);
     const int hi = argc > 1 ? std::atoi(argv[1]) : 30;
     const int lo = argc > 2 ? std::atoi(argv[2]) : 10;
     const char* only = argc > 3 ? argv[3] : nullptr;
