@@ -6,7 +6,8 @@
 #          (host and GPU time per call); host (16 cores):
 #          test_par_comp_simd, test_numerics, CPU numerics table (2^24, 2^27), streaming stores
 #   san    compute-sanitizer, case by case (perf/gpu/sanitize_by_case.sh), three groups at once:
-#          racecheck of the radix tests not yet complete; initcheck of two host-compiled tests;
+#          racecheck of SAN_RACECHECK (default test_gpu_concurrency; session 7 ran the radix
+#          tests: clean); initcheck of two host-compiled tests;
 #          memcheck, racecheck, initcheck, synccheck of the deterministic tests and the look-back
 #          stress. BUDGET (s, default 470) bounds each group.
 # Everything lands in $OUT: summaries as .md, logs in one archive.
@@ -29,8 +30,7 @@ case ${1:-} in
   san)
     b=${BUDGET:-470}
     ( OUT=$OUT/rc BUDGET=$b JOBS=8 CASE_TIMEOUT=$b SWEEP_TEST_MAX_N=15000 bash perf/gpu/sanitize_by_case.sh \
-        racecheck test_gpu_radix_pairs test_gpu_radix_variants_lean_32 test_gpu_radix_variants_lean_other \
-        test_gpu_concurrency ) >/dev/null 2>&1 &
+        racecheck ${SAN_RACECHECK:-test_gpu_concurrency} ) >/dev/null 2>&1 &
     ( OUT=$OUT/ic BUDGET=$b JOBS=3 CASE_TIMEOUT=$b SWEEP_TEST_MAX_N=30000 bash perf/gpu/sanitize_by_case.sh \
         initcheck test_gpu_all_algorithms_host_compiled test_gpu_compaction_host_compiled ) >/dev/null 2>&1 &
     ( for tool in memcheck racecheck initcheck synccheck; do
