@@ -212,6 +212,12 @@ Out segmented_run(const char* name, const P& policy, const Where& where, In firs
                               "sweep::gpu: this is a host container's iterator. sweep::gpu needs "
                               "device memory (values, output and offsets alike).");
                 const auto dsegs = seg_traits::convert(segs, name);
+                if (n > 0) {  // before the offsets' kernels: host memory is reported as such
+                    cuda::require_device_pointer(cuda::unwrap(first), name,
+                                                 "the input is not device or managed memory (sweep::gpu)");
+                    cuda::require_device_pointer(cuda::unwrap(d_first), name,
+                                                 "the output is not device or managed memory (sweep::gpu)");
+                }
                 const std::int64_t count = static_cast<std::int64_t>(dsegs.last - dsegs.first);
                 if (count < 0) throw_invalid_argument(name, "offsets: o_last < o_first");
                 if (count == 0) {

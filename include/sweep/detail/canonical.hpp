@@ -20,9 +20,9 @@
 //     strictly left to right, G_g = op(G_{g-1}, K_g[31]), G_{-1} = the init (or nothing); tile t's
 //     prefix is op(G_{g-1}, K_g[p - 1]) (G_{g-1} alone for p = 0).
 // The GPU runs that agent with this geometry and the grouped look-back (lookback/lookback.cuh:
-// grouped_exclusive_prefix); seq and par run the emulation below. Every op(a, b) is evaluated
-// exactly once with the same operands and the same order of operands everywhere, so a
-// deterministic operator gives the same bits. (Until session 7 the tiles were chained one by one,
+// grouped_exclusive_prefix); seq and par run the emulation below. Every op(a, b) of the tree has
+// the same operands in the same order everywhere, so a deterministic operator (a pure function:
+// some nodes, such as a group's scan, are evaluated more than once) gives the same bits. (Until session 7 the tiles were chained one by one,
 // P_t = op(P_{t-1}, A_t): a serial fold on the GPU's critical path; the groups make it 5 steps of
 // a warp scan plus one op per group. docs/decisions/0003-numerics.md.)
 #pragma once

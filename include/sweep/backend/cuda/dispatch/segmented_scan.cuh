@@ -70,7 +70,8 @@ void launch_validate_offsets(const Segs&, std::int64_t, unsigned*, std::int64_t*
                              std::int64_t, stream_t, const char*) {}
 
 /// Element o[j] starts a segment, for j < count - 1 (the last offset is n): flags[o[j]] = 1.
-/// Offsets outside [0, n) are skipped (the validation reports them).
+/// Offsets outside [0, n) are skipped: n itself starts an empty segment at the end (valid);
+/// anything else out of range is invalid, and the validation reports it.
 template <class OffIt>
 __global__ void mark_segment_heads_kernel(OffIt o, std::int64_t count, std::int64_t n,
                                           unsigned char* flags) {
