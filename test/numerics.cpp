@@ -409,8 +409,7 @@ TEST_CASE("deterministic: inclusive by-key and head-flag scans have the same bit
         for (const std::int64_t n : canonical_edges<sweep::detail::seg_pair<double>>({400'009})) {
             auto g = rng(1000 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
             const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
-            std::vector<char> flags(keys.size());
-            for (std::size_t i = 0; i < keys.size(); ++i) flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const std::vector<char> flags = head_flags_of(keys);
             const auto xf = uniform_values<float>(keys.size(), g);
             const auto xd = uniform_values<double>(keys.size(), g);
             expect_same_bits<float>("inclusive_scan_by_key float", xf,
@@ -457,8 +456,7 @@ TEST_CASE("deterministic: offsets forms have the same bits on every host policy,
         for (const std::int64_t n : canonical_edges<sweep::detail::seg_pair<double>>({400'009})) {
             auto g = rng(1200 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
             const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
-            std::vector<char> flags(keys.size());
-            for (std::size_t i = 0; i < keys.size(); ++i) flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const std::vector<char> flags = head_flags_of(keys);
             const auto o = offsets_of(flags, g);  // with empty segments
             const auto xf = uniform_values<float>(keys.size(), g);
             const auto xd = uniform_values<double>(keys.size(), g);
@@ -514,8 +512,7 @@ TEST_CASE("deterministic: exclusive by-key and head-flag scans have the same bit
         for (const std::int64_t n : canonical_edges<sweep::detail::seg_pair<double>>({400'009})) {
             auto g = rng(1200 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
             const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
-            std::vector<char> flags(keys.size());
-            for (std::size_t i = 0; i < keys.size(); ++i) flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const std::vector<char> flags = head_flags_of(keys);
             const auto xf = uniform_values<float>(keys.size(), g);
             const auto xd = uniform_values<double>(keys.size(), g);
             expect_same_bits<float>("exclusive_scan_by_key float, init 0.5", xf,

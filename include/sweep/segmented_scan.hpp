@@ -8,9 +8,7 @@
 //     segmented_scan<Exclusive, Acc>(tag, policy, first, n, d_first, segments, op, init)
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <type_traits>
@@ -21,7 +19,6 @@
 #include <sweep/detail/checks.hpp>
 #include <sweep/detail/compensated.hpp>
 #include <sweep/detail/dispatch.hpp>
-#include <sweep/detail/fault_injection.hpp>
 #include <sweep/detail/scan_common.hpp>
 #include <sweep/detail/segments.hpp>
 #include <sweep/functional.hpp>
@@ -233,11 +230,8 @@ Out segmented_run(const char* name, const P& policy, const Where& where, In firs
                                            16 + static_cast<std::size_t>(n > 0 ? n : 1), s);
                 auto* word = static_cast<unsigned*>(tb.get());
                 auto* flags = static_cast<unsigned char*>(tb.get()) + 16;
-                if (n == 0) {  // the offsets still have to be valid: o = {0}
-                    cuda::offsets_to_head_flags(dsegs, 0, flags, word, s, name);
-                    return d_first;
-                }
-                cuda::offsets_to_head_flags(dsegs, n, flags, word, s, name);
+                cuda::offsets_to_head_flags(dsegs, n, flags, word, s, name);  // n == 0: o = {0}?
+                if (n == 0) return d_first;
                 const flag_heads<const unsigned char*> heads{flags};
                 return segmented_run<Exclusive, Acc>(name, pol, where, first, n, d_first, heads,
                                                      op, init);
@@ -248,43 +242,16 @@ Out segmented_run(const char* name, const P& policy, const Where& where, In firs
                 return d_first;
 #endif
             } else {
-                // Validated first (nothing is written for invalid offsets), then the flags: on
-                // par, both spread over the workers (with one-element segments the offsets are
-                // as long as the input). An offset equal to n (an empty segment at the end) marks
-                // nothing.
-                const auto count = static_cast<std::int64_t>(segs.last - segs.first);
+                // Validated first: nothing is written for invalid offsets.
                 std::unique_ptr<unsigned char[]> flags;
-                auto mark = [&](std::int64_t lo, std::int64_t hi) {
-                    for (std::int64_t j = lo; j < hi; ++j) {
-                        const auto o = static_cast<std::int64_t>(segs.first[j]);
-                        // Atomic: repeated offsets (empty segments) mark one byte twice.
-                        if (o < n) std::atomic_ref<unsigned char>(flags[o]).store(1, std::memory_order_relaxed);
-                    }
-                };
 #if SWEEP_HAS_TBB && __has_include(<sweep/backend/tbb/segmented_scan.hpp>)
-                if constexpr (std::is_same_v<decltype(tag), par_tag>) {
-                    tbb_backend::validate_offsets_par(name, segs.first, segs.last, n, pol.max_threads);
-                    if (n == 0) return d_first;
-                    flags.reset(new unsigned char[testing::temporary_size(static_cast<std::size_t>(n))]);
-                    tbb_backend::in_arena(pol.max_threads, [&](int) {
-                        tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, std::int64_t{1} << 16),
-                                          [&](const tbb::blocked_range<std::int64_t>& r) {
-                                              std::memset(flags.get() + r.begin(), 0,
-                                                          static_cast<std::size_t>(r.size()));
-                                          });
-                        tbb::parallel_for(
-                            tbb::blocked_range<std::int64_t>(0, count - 1, std::int64_t{1} << 14),
-                            [&](const tbb::blocked_range<std::int64_t>& r) { mark(r.begin(), r.end()); });
-                    });
-                } else
+                if constexpr (std::is_same_v<decltype(tag), par_tag>)
+                    flags = tbb_backend::offsets_head_flags_par(name, segs.first, segs.last, n,
+                                                                pol.max_threads);
+                else
 #endif
-                {
-                    validate_offsets(name, segs.first, segs.last, n);
-                    if (n == 0) return d_first;
-                    flags.reset(new unsigned char[testing::temporary_size(static_cast<std::size_t>(n))]);
-                    std::memset(flags.get(), 0, static_cast<std::size_t>(n));
-                    mark(0, count - 1);
-                }
+                    flags = offsets_head_flags(name, segs.first, segs.last, n);
+                if (n == 0) return d_first;
                 const flag_heads<const unsigned char*> heads{flags.get()};
                 return segmented_run<Exclusive, Acc>(name, pol, where, first, n, d_first, heads,
                                                      op, init);

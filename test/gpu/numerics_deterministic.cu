@@ -183,9 +183,7 @@ TEST_CASE("gpu deterministic: by-key and head-flag scans, inclusive and exclusiv
              canonical_edges<sweep::detail::seg_pair<double>>({1'000'003, std::int64_t{1} << 24})) {
             auto g = rng(1500 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
             const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
-            std::vector<char> flags(keys.size());
-            for (std::size_t i = 0; i < keys.size(); ++i)
-                flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const std::vector<char> flags = head_flags_of(keys);
             device_vector<int> dk(keys);
             device_vector<char> df(flags);
             const auto xf = uniform_values<float>(keys.size(), g);
@@ -267,9 +265,7 @@ TEST_CASE("gpu deterministic: offsets forms, inclusive and exclusive", "[gpu][nu
              canonical_edges<sweep::detail::seg_pair<double>>({1'000'003, std::int64_t{1} << 24})) {
             auto g = rng(1700 + static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(max_run));
             const auto keys = run_keys(static_cast<std::size_t>(n), max_run, g);
-            std::vector<char> flags(keys.size());
-            for (std::size_t i = 0; i < keys.size(); ++i)
-                flags[i] = i == 0 || keys[i] != keys[i - 1];
+            const std::vector<char> flags = head_flags_of(keys);
             const auto o = offsets_of(flags, g);
             const std::vector<int> o32(o.begin(), o.end());
             device_vector<std::int64_t> d64(o);

@@ -234,7 +234,14 @@ accuracy check_prefixes(const std::vector<T>& x, const std::vector<T>& result, b
 
 namespace sweep_test {
 
-/// Keys with runs of random length (1 .. max_run), and the head flags they imply.
+/// The head flags of keys: element i starts a segment when i == 0 or keys[i] != keys[i - 1].
+inline std::vector<char> head_flags_of(const std::vector<int>& keys) {
+    std::vector<char> flags(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) flags[i] = i == 0 || keys[i] != keys[i - 1];
+    return flags;
+}
+
+/// Keys with runs of random length (1 .. max_run) (head_flags_of: the flags they imply).
 inline std::vector<int> run_keys(std::size_t n, int max_run, std::mt19937_64& g) {
     std::vector<int> k(n);
     std::uniform_int_distribution<int> len(1, max_run);

@@ -5,10 +5,14 @@
 // offset_segments: k+1 offsets; segment j is [o[j], o[j+1]). validate_offsets checks them.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 
 #include <sweep/detail/checks.hpp>
 #include <sweep/detail/config.hpp>
+#include <sweep/detail/fault_injection.hpp>
 
 namespace sweep::detail {
 
@@ -50,6 +54,33 @@ void validate_offsets(const char* algorithm, OffIt first, OffIt last, std::int64
             throw_invalid_argument(algorithm, "offsets: not nondecreasing");
     if (static_cast<std::int64_t>(first[count - 1]) != n)
         throw_invalid_argument(algorithm, "offsets: o[k] != n");
+}
+
+/// Head flags of offsets o[lo, hi) (hi <= k: the last offset, n, starts nothing): flags[o[j]] = 1.
+/// An offset equal to n (an empty segment at the end) marks nothing. Atomic byte stores, so that
+/// ranges may be marked concurrently (repeated offsets: one byte marked twice).
+template <class OffIt>
+void mark_offset_heads(OffIt first, std::int64_t lo, std::int64_t hi, std::int64_t n,
+                       unsigned char* flags) {
+    for (std::int64_t j = lo; j < hi; ++j) {
+        const auto o = static_cast<std::int64_t>(first[j]);
+        if (o < n) std::atomic_ref<unsigned char>(flags[o]).store(1, std::memory_order_relaxed);
+    }
+}
+
+/// The offsets as one head flag a byte (the deterministic offsets form's input to the head-flag
+/// form: segmented_scan.hpp), after validate_offsets (nothing for n == 0). A counted host
+/// temporary (fault injection).
+template <class OffIt>
+std::unique_ptr<unsigned char[]> offsets_head_flags(const char* algorithm, OffIt first, OffIt last,
+                                                    std::int64_t n) {
+    validate_offsets(algorithm, first, last, n);
+    if (n == 0) return nullptr;
+    std::unique_ptr<unsigned char[]> flags(
+        new unsigned char[testing::temporary_size(static_cast<std::size_t>(n))]);
+    std::memset(flags.get(), 0, static_cast<std::size_t>(n));
+    mark_offset_heads(first, 0, static_cast<std::int64_t>(last - first) - 1, n, flags.get());
+    return flags;
 }
 
 }  // namespace sweep::detail

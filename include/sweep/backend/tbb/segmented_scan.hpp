@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -294,6 +295,30 @@ void validate_offsets_par(const char* name, OffIt first, OffIt last, std::int64_
     if (decreasing.load()) throw_invalid_argument(name, "offsets: not nondecreasing");
     if (static_cast<std::int64_t>(first[count - 1]) != n)
         throw_invalid_argument(name, "offsets: o[k] != n");
+}
+
+/// offsets_head_flags (detail/segments.hpp) over the workers: with one-element segments the
+/// offsets are as long as the input.
+template <class OffIt>
+std::unique_ptr<unsigned char[]> offsets_head_flags_par(const char* name, OffIt first, OffIt last,
+                                                        std::int64_t n, int max_threads) {
+    validate_offsets_par(name, first, last, n, max_threads);
+    if (n == 0) return nullptr;
+    std::unique_ptr<unsigned char[]> flags(
+        new unsigned char[testing::temporary_size(static_cast<std::size_t>(n))]);
+    const auto count = static_cast<std::int64_t>(last - first);
+    in_arena(max_threads, [&](int) {
+        tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, std::int64_t{1} << 16),
+                          [&](const tbb::blocked_range<std::int64_t>& r) {
+                              std::memset(flags.get() + r.begin(), 0,
+                                          static_cast<std::size_t>(r.size()));
+                          });
+        tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, count - 1, std::int64_t{1} << 14),
+                          [&](const tbb::blocked_range<std::int64_t>& r) {
+                              mark_offset_heads(first, r.begin(), r.end(), n, flags.get());
+                          });
+    });
+    return flags;
 }
 
 }  // namespace tbb_backend

@@ -84,7 +84,7 @@ __global__ void mark_segment_heads_kernel(OffIt o, std::int64_t count, std::int6
 }
 
 /// The deterministic offsets form's head flags (detail/canonical_segmented.hpp: the pair scan
-/// reads heads, not offsets): validates the k + 1 >= 1 offsets against n >= 1 and writes the n
+/// reads heads, not offsets): validates the k + 1 >= 1 offsets against n >= 0 and writes the n
 /// flags, on `s`, then waits for `s` and throws std::invalid_argument for invalid offsets before
 /// any output is written. `word`: one unsigned of device memory.
 template <class OffIt>
