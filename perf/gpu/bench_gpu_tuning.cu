@@ -126,7 +126,8 @@ __device__ __forceinline__ unsigned long long now_ns() {
 
 template <class Agent, int Mode, class State>
 __global__ void __launch_bounds__(Agent::threads)
-    diag_kernel(const typename Agent::params p, const State state, unsigned int* ticket, tile_times* rec) {
+    diag_kernel(const typename Agent::params p, const State state, unsigned int* ticket, tile_times* rec,
+                const cu::lookback::arena_cleanup cleanup) {
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     using acc_t = typename Agent::acc_type;
     Agent agent(p, dynamic_smem);
@@ -171,6 +172,7 @@ __global__ void __launch_bounds__(Agent::threads)
     agent.run_tile(tile, prefix);
     __syncthreads();
     if (threadIdx.x == 0) rec[tile].end = now_ns();
+    cu::lookback::leave_clean(cleanup);
 }
 
 template <class T, int Threads, int Bytes, int Mode>
@@ -191,8 +193,8 @@ void diagnose(const char* name, T* in, T* out, std::int64_t n, double copy_us, c
     cu::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), agent::smem_bytes, "diag");
     const double us = median_us(s, [&] {
         st storage("diag", tiles, s, alloc);
-        cu::launch_after_reset("diag", kernel, static_cast<unsigned>(tiles), Threads, agent::smem_bytes, s, p,
-                               storage.state, storage.ticket, rec);
+        cu::launch_lookback("diag", storage.after_reset, kernel, static_cast<unsigned>(tiles), Threads,
+                            agent::smem_bytes, s, p, storage.state, storage.ticket, rec, storage.cleanup);
     });
     ok(cudaStreamSynchronize(s), "diag");
     std::vector<tile_times> h(tiles);

@@ -146,6 +146,74 @@ int resident_blocks(const void* kernel, int threads, const char* algorithm, int 
     return blocks;
 }
 
+namespace {
+struct arena_key {
+    int device;
+    unsigned long long stream_id;
+    bool operator==(const arena_key&) const = default;
+};
+std::mutex arena_mutex;
+std::vector<std::pair<arena_key, void*>> arenas;  // few streams: a linear search under the lock
+}  // namespace
+
+void* clean_state_arena(stream_t s) noexcept {
+    if (s == nullptr || s == cudaStreamPerThread) return nullptr;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s, &capture) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    if (capture != cudaStreamCaptureStatusNone) return nullptr;
+    arena_key key{};
+    unsigned long long id = 0;
+    if (cudaGetDevice(&key.device) != cudaSuccess || cudaStreamGetId(s, &id) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    key.stream_id = id;
+    // The last arena this thread used: no lock on a hit (stream ids are never reused within a
+    // context, so a hit is this stream's arena).
+    thread_local arena_key last_key{-1, 0};
+    thread_local void* last_arena = nullptr;
+    if (last_arena != nullptr && last_key == key) return last_arena;
+
+    std::lock_guard<std::mutex> lock(arena_mutex);
+    void* arena = nullptr;
+    for (const auto& [k, p] : arenas)
+        if (k == key) arena = p;
+    if (arena == nullptr) {
+        if (arenas.size() >= static_cast<std::size_t>(max_clean_arenas)) return nullptr;
+        // cudaMalloc is not allowed while another thread captures in global mode; relaxed mode
+        // lets this thread allocate without invalidating that capture.
+        cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+        if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return nullptr;
+        }
+        const cudaError_t e = cudaMalloc(&arena, clean_arena_bytes);
+        (void)cudaThreadExchangeStreamCaptureMode(&mode);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return nullptr;
+        }
+        // Zeroed on the stream itself: ordered before the first launch that uses it.
+        if (cudaMemsetAsync(arena, 0, clean_arena_bytes, s) != cudaSuccess) {
+            (void)cudaGetLastError();
+            (void)cudaFree(arena);
+            return nullptr;
+        }
+        arenas.emplace_back(key, arena);
+    }
+    last_key = key;
+    last_arena = arena;
+    return arena;
+}
+
+int clean_state_arenas_made() noexcept {
+    std::lock_guard<std::mutex> lock(arena_mutex);
+    return static_cast<int>(arenas.size());
+}
+
 void synchronize(stream_t s, const char* algorithm) {
     check(cudaStreamSynchronize(s), algorithm, "cudaStreamSynchronize");
 }

@@ -4,6 +4,10 @@
 // left-to-right), with non-commutative operators so that any misordered combine shows.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -249,4 +253,134 @@ TEST_CASE("look-back: the grouped chain's walks, past 32 groups and to the start
             }
         }
     }
+}
+
+namespace {
+/// A scan enqueued on `s` and not waited for; check() compares its output with seq once the
+/// stream is done. The buffers live as long as the closure.
+template <class Tuning, bool Ordered, class T, class Op, class Bulk = void>
+std::function<void()> enqueue(Op op, std::int64_t n, std::uint64_t salt, cudaStream_t s,
+                              const char* what) {
+    auto g = sweep_test::rng(salt);
+    const auto h = random_values<T>(static_cast<std::size_t>(n), g);
+    auto in = std::make_shared<device_vector<T>>(h);
+    auto out = std::make_shared<device_vector<T>>(h.size());
+    cu::reg_array<T, 1> iv;
+    iv[0] = sample_init<T>();
+    cu::launch_scan<Tuning, Ordered, T, const T*, T*, Op, sweep::detail::identity, Bulk>(
+        "arena", static_cast<const T*>(in->data()), out->data(), n, op, sweep::detail::identity{},
+        iv, false, false, s, cu::make_temp_allocator<sweep::default_resource>(nullptr));
+    std::vector<T> want(h.size());
+    sweep::inclusive_scan(sweep::seq, h.begin(), h.end(), want.begin(), op);
+    return [in, out, want = std::move(want), n, what] {
+        INFO(what << ", n = " << n << ", seed " << sweep_test::seed());
+        CHECK(first_mismatch(out->download(), want) == -1);
+    };
+}
+
+/// Launches of every tile-state layout and path on `s`, back to back: tile counts at the arena's
+/// capacity and one past it (temporary memory and a reset instead), large calls between small
+/// ones, few tiles after many. Each must find the tile states clean.
+std::vector<std::function<void()>> arena_sequence(cudaStream_t s, std::uint64_t salt) {
+    // 64-bit words: (16384 - 128) / 8 = 2032 tiles of 32 fill the arena exactly.
+    constexpr std::int64_t fill64 = (cu::clean_arena_bytes - cu::ticket_bytes) / 8 * 32;
+    constexpr std::int64_t fill128 = (cu::clean_arena_bytes - cu::ticket_bytes) / 16 * 32;
+    std::vector<std::function<void()>> checks;
+    for (int round = 0; round < 3; ++round) {
+        const std::uint64_t k = salt + 100 * round;
+        checks.push_back(enqueue<tiny, false, affine16>(affine16_then{}, fill64, k + 1, s, "64-bit words, arena full"));
+        checks.push_back(enqueue<tiny, false, affine16>(affine16_then{}, 5 * 32, k + 2, s, "64-bit words, 5 tiles"));
+        checks.push_back(enqueue<tiny, false, affine16>(affine16_then{}, fill64 + 1, k + 3, s, "64-bit words, one tile past the arena"));
+        checks.push_back(enqueue<tiny, true, affine16>(affine16_then{}, 40 * 32 + 3, k + 4, s, "ordered (grouped chain)"));
+        checks.push_back(enqueue<tiny, false, affine>(affine_then{}, fill128, k + 5, s, "128-bit words, arena full"));
+        checks.push_back(enqueue<tiny, false, affine16>(affine16_then{}, std::int64_t{1} << 20, k + 6, s, "64-bit words, 2^15 tiles"));
+        checks.push_back(enqueue<tiny, false, mat2>(mat2_product{}, 300 * 32 + 1, k + 7, s, "split slots"));
+        checks.push_back(enqueue<piped, false, affine16>(affine16_then{}, 1500 * 128 + 9, k + 8, s, "persistent kernel"));
+        checks.push_back(enqueue<tiny, false, affine16, affine16_then, bulk_small>(
+            affine16_then{}, 1500 * 1024 + 7, k + 9, s, "shared-memory tiles"));
+        checks.push_back(enqueue<tiny, false, affine16, affine16_then, bulk_tiny_spec>(
+            affine16_then{}, 2000 * 128 + 1, k + 10, s, "shared-memory tiles, speculative"));
+    }
+    return checks;
+}
+
+void arena_is_clean(cudaStream_t named) {
+    void* arena = cu::clean_state_arena(named);
+    REQUIRE(arena != nullptr);
+    std::vector<unsigned char> bytes(cu::clean_arena_bytes, 0xFF);
+    sweep_gpu_test::cuda_ok(cudaMemcpy(bytes.data(), arena, bytes.size(), cudaMemcpyDeviceToHost), "D2H");
+    CHECK(std::count(bytes.begin(), bytes.end(), 0) == static_cast<std::ptrdiff_t>(bytes.size()));
+}
+}  // namespace
+
+TEST_CASE("look-back: launches on a stream's clean arena leave it clean", "[gpu][lookback][arena]") {
+    cudaStream_t s;
+    sweep_gpu_test::cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    const int made = cu::clean_state_arenas_made();
+    auto checks = arena_sequence(s, 900);
+    // A new stream got its arena (the path under test is taken).
+    if (made < cu::max_clean_arenas) CHECK(cu::clean_state_arenas_made() == made + 1);
+    sweep_gpu_test::cuda_ok(cudaStreamSynchronize(s), "sync");
+    for (auto& c : checks) c();
+    arena_is_clean(s);
+
+    // Captured calls take temporary memory and a reset node: a replay runs beside later calls on
+    // the stream's arena, and both stay right.
+    const std::int64_t n = 700 * 32 + 5;
+    auto g = sweep_test::rng(950);
+    auto h = random_values<affine16>(static_cast<std::size_t>(n), g);
+    device_vector<affine16> in(h), out(h.size());
+    cudaGraph_t graph;
+    sweep_gpu_test::cuda_ok(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
+    cu::reg_array<affine16, 1> iv;
+    cu::launch_scan<tiny, false, affine16, const affine16*, affine16*, affine16_then, sweep::detail::identity, void>(
+        "arena", static_cast<const affine16*>(in.data()), out.data(), n, affine16_then{},
+        sweep::detail::identity{}, iv, false, false, s, cu::make_temp_allocator<sweep::default_resource>(nullptr));
+    sweep_gpu_test::cuda_ok(cudaStreamEndCapture(s, &graph), "end capture");
+    cudaGraphExec_t exec;
+    sweep_gpu_test::cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+    std::vector<affine16> want(h.size());
+    for (int replay = 0; replay < 3; ++replay) {
+        h = random_values<affine16>(static_cast<std::size_t>(n), g);
+        in.upload(h);
+        out.poison();
+        sweep_gpu_test::cuda_ok(cudaGraphLaunch(exec, s), "launch");
+        auto more = arena_sequence(s, 960 + replay);
+        sweep_gpu_test::cuda_ok(cudaStreamSynchronize(s), "sync");
+        for (auto& c : more) c();
+        sweep::inclusive_scan(sweep::seq, h.begin(), h.end(), want.begin(), affine16_then{});
+        INFO("graph replay " << replay);
+        CHECK(first_mismatch(out.download(), want) == -1);
+    }
+    arena_is_clean(s);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(s);
+}
+
+TEST_CASE("look-back: clean arenas under several host threads", "[gpu][lookback][arena]") {
+    // Four threads share the legacy default stream (one arena, stream order between them); four
+    // more have a stream each (an arena each).
+    std::vector<std::thread> pool;
+    std::mutex m;
+    std::vector<std::function<void()>> checks;
+    std::vector<cudaStream_t> streams(8, nullptr);
+    for (int t = 4; t < 8; ++t)
+        sweep_gpu_test::cuda_ok(cudaStreamCreateWithFlags(&streams[t], cudaStreamNonBlocking), "stream");
+    for (int t = 0; t < 8; ++t) {
+        pool.emplace_back([t, &m, &checks, s = streams[t]] {
+            auto mine = arena_sequence(s, 1000 + 50 * t);
+            sweep_gpu_test::cuda_ok(cudaStreamSynchronize(s), "sync");
+            std::lock_guard<std::mutex> lock(m);
+            for (auto& c : mine) checks.push_back(std::move(c));
+        });
+    }
+    for (auto& th : pool) th.join();
+    // Catch2's assertions on the main thread only.
+    for (auto& c : checks) c();
+    for (int t = 4; t < 8; ++t) {
+        arena_is_clean(streams[t]);
+        cudaStreamDestroy(streams[t]);
+    }
+    arena_is_clean(cudaStreamLegacy);
 }

@@ -59,6 +59,30 @@ void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algori
 void* pool_allocate(std::size_t bytes, stream_t s);
 void pool_deallocate(void* p, stream_t s);
 
+/// Bytes of a clean tile-state arena (clean_state_arena).
+inline constexpr std::size_t clean_arena_bytes = 16 * 1024;
+
+/// The clean tile-state arena of stream `s` on the current device: `clean_arena_bytes` of
+/// library-owned device memory that is all zero whenever no kernel using it is in flight. A
+/// look-back launch whose ticket, status words and value slots fit takes its tile states there
+/// instead of from temporary memory, runs without the reset kernel, and leaves the arena clean
+/// (lookback::leave_clean: the last block to finish zeroes what the launch used). Stream order
+/// makes one arena per stream sound: launches on one stream never overlap (not even behind a
+/// programmatic dependent launch: the arena's launches are plain ones).
+/// docs/decisions/0001-tile-state-reset.md (amendment). Null (the caller resets temporary memory
+/// as before) when `s` is being captured into a graph (a replayed graph may run beside later
+/// calls on the stream), is the per-thread default stream (one handle, many streams), cannot be
+/// identified (cudaStreamGetId), or when the process already holds `max_clean_arenas` arenas.
+/// `s` must not be 0: the caller names the default stream it launches on (cudaStreamLegacy or
+/// cudaStreamPerThread, by its own compilation). Never throws; leaves no CUDA error behind.
+void* clean_state_arena(stream_t s) noexcept;
+
+/// At most this many arenas per process (16 KB each; streams beyond it take the reset path).
+inline constexpr int max_clean_arenas = 256;
+
+/// How many arenas this process has made so far (tests prove the path is taken).
+int clean_state_arenas_made() noexcept;
+
 /// Waits for `s` (the synchronous form of a call).
 void synchronize(stream_t s, const char* algorithm);
 

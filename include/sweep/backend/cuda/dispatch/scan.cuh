@@ -43,41 +43,81 @@ __global__ void reset_tile_states_kernel(uint4* p, std::size_t vectors) {
     if (i < vectors) p[i] = make_uint4(0, 0, 0, 0);
 }
 
-/// The tile states of one look-back launch in temporary memory, reset on `s`: the ticket alone in
-/// its line, then the status words, then the value slots (split layout only).
+/// The handle of the stream a launch on `s` runs on, as the arena lookup needs it: 0 is the
+/// legacy default stream, or this thread's own default stream when this translation unit was
+/// compiled with per-thread default streams.
+inline stream_t named_stream(stream_t s) {
+    if (s != nullptr) return s;
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+    return cudaStreamPerThread;
+#else
+    return cudaStreamLegacy;
+#endif
+}
+
+/// The tile states of one look-back launch: the ticket alone in its line (with the arena's
+/// finished-block counter), then the status words, then the value slots (split layout only).
+/// Small launches with the default resource take their stream's clean arena (runtime.hpp,
+/// clean_state_arena): no allocation, no reset, a plain launch, and the kernel's last block
+/// leaves the words zeroed (`cleanup`). Otherwise temporary memory, reset on `s` by a small
+/// kernel that the look-back kernel follows as a programmatic dependent launch (`after_reset`).
 template <class Acc>
 struct lookback_storage {
     using state_t = lookback::tile_state<Acc>;
     temp_buffer temp;
     state_t state;
-    unsigned int* ticket;
+    unsigned int* ticket = nullptr;
+    lookback::arena_cleanup cleanup{};
+    bool after_reset = true;
 
     static std::size_t status_bytes(std::int64_t tiles) {
         return (ticket_bytes + state_t::status_bytes(tiles) + 15) / 16 * 16;
     }
+    static std::size_t total_bytes(std::int64_t tiles) {
+        return status_bytes(tiles) + state_t::value_bytes(tiles);
+    }
 
     lookback_storage(const char* name, std::int64_t tiles, stream_t s, const temp_allocator& alloc)
-        : temp(alloc, status_bytes(tiles) + state_t::value_bytes(tiles), s) {
+        : lookback_storage(name, tiles, s, alloc, arena_for(tiles, s, alloc)) {}
+
+private:
+    static void* arena_for(std::int64_t tiles, stream_t s, const temp_allocator& alloc) {
+        // A user resource keeps every temporary byte: only the library's own pool gives way.
+        if (alloc.self != nullptr || total_bytes(tiles) > clean_arena_bytes) return nullptr;
+        return clean_state_arena(named_stream(s));
+    }
+
+    lookback_storage(const char* name, std::int64_t tiles, stream_t s, const temp_allocator& alloc,
+                     void* arena)
+        : temp(alloc, arena != nullptr ? 0 : total_bytes(tiles), s) {
         // std::bad_alloc (from temp) comes before anything is enqueued.
-        auto* base = static_cast<unsigned char*>(temp.get());
+        auto* base = static_cast<unsigned char*>(arena != nullptr ? arena : temp.get());
         const std::size_t status = status_bytes(tiles);
-        // The one reset per call: the ticket and the status words (values need none, a slot is
-        // read only after its status). docs/decisions/0001-tile-state-reset.md: why not epochs.
+        // The ticket and the status words (values need none, a slot is read only after its
+        // status). docs/decisions/0001-tile-state-reset.md: why not epochs.
         const std::size_t vectors = status / 16;
-        constexpr unsigned threads = 256;
-        reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + threads - 1) / threads), threads,
-                                     0, s>>>(reinterpret_cast<uint4*>(base), vectors);
-        check_launch(name);
+        if (arena != nullptr) {
+            cleanup.done = reinterpret_cast<unsigned int*>(base + ticket_bytes / 2);
+            cleanup.words = reinterpret_cast<uint4*>(base);
+            cleanup.vectors = static_cast<unsigned>(vectors);
+            after_reset = false;
+        } else {
+            constexpr unsigned threads = 256;
+            reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + threads - 1) / threads),
+                                         threads, 0, s>>>(reinterpret_cast<uint4*>(base), vectors);
+            check_launch(name);
+        }
         state = state_t::make(base + ticket_bytes, base + status, tiles);
         ticket = reinterpret_cast<unsigned int*>(base);
     }
 };
 
-/// Launches a look-back kernel right behind the reset (lookback_storage) as a programmatic
-/// dependent launch: the kernel must execute griddepcontrol.wait before it touches tile states.
+/// Launches a look-back kernel: right behind the reset (lookback_storage) as a programmatic
+/// dependent launch when `after_reset` (the kernel must execute griddepcontrol.wait before it
+/// touches tile states), plainly otherwise.
 template <class... Params, class... Args>
-void launch_after_reset(const char* name, void (*kernel)(Params...), unsigned grid, int threads,
-                        int smem, stream_t s, Args&&... args) {
+void launch_lookback(const char* name, bool after_reset, void (*kernel)(Params...), unsigned grid,
+                     int threads, int smem, stream_t s, Args&&... args) {
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);
     cfg.blockDim = dim3(static_cast<unsigned>(threads));
@@ -87,9 +127,16 @@ void launch_after_reset(const char* name, void (*kernel)(Params...), unsigned gr
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[0].val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cfg.numAttrs = after_reset ? 1 : 0;
     check(static_cast<int>(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...)), name,
           "cudaLaunchKernelEx");
+}
+
+/// launch_lookback behind a reset kernel (compaction, segmented scans).
+template <class... Params, class... Args>
+void launch_after_reset(const char* name, void (*kernel)(Params...), unsigned grid, int threads,
+                        int smem, stream_t s, Args&&... args) {
+    launch_lookback(name, true, kernel, grid, threads, smem, s, std::forward<Args>(args)...);
 }
 
 /// The shared-memory tile path: n values in more than one tile, `in`/`out` 16-byte aligned
@@ -112,8 +159,8 @@ void launch_scan_bulk(const char* name, In in, Out out, std::int64_t n, Op op, F
     const auto kernel = scan_bulk_kernel<agent, Ordered, Tuning::speculative,
                                          typename lookback_storage<Acc>::state_t>;
     allow_dynamic_smem(reinterpret_cast<const void*>(kernel), agent::smem_bytes, name);
-    launch_after_reset(name, kernel, static_cast<unsigned>(tiles), agent::threads, agent::smem_bytes,
-                       s, p, st.state, st.ticket);
+    launch_lookback(name, st.after_reset, kernel, static_cast<unsigned>(tiles), agent::threads,
+                    agent::smem_bytes, s, p, st.state, st.ticket, st.cleanup);
 }
 
 template <class BulkTuning, class Acc, class In, class Out, class Op, class F>
@@ -169,10 +216,12 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
         const std::int64_t resident = resident_blocks(reinterpret_cast<const void*>(kernel),
                                                       agent::threads, name);
         const auto grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
-        launch_after_reset(name, kernel, grid, agent::threads, 0, s, p, st.state, st.ticket, tiles);
+        launch_lookback(name, st.after_reset, kernel, grid, agent::threads, 0, s, p, st.state,
+                        st.ticket, tiles, st.cleanup);
     } else {
-        launch_after_reset(name, scan_lookback_kernel<agent, Ordered, state_t>,
-                           static_cast<unsigned>(tiles), agent::threads, 0, s, p, st.state, st.ticket);
+        launch_lookback(name, st.after_reset, scan_lookback_kernel<agent, Ordered, state_t>,
+                        static_cast<unsigned>(tiles), agent::threads, 0, s, p, st.state, st.ticket,
+                        st.cleanup);
     }
 }
 

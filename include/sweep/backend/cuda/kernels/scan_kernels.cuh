@@ -37,11 +37,12 @@ __global__ void __launch_bounds__(Agent::threads)
 }
 
 /// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
-/// dispatch layer zeroed the ticket and the tile states before this launch).
+/// dispatch layer zeroed the ticket and the tile states before this launch, or they are in a
+/// clean arena, which the last block leaves zeroed: lookback::leave_clean).
 template <class Agent, bool Ordered, class State>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     scan_lookback_kernel(const typename Agent::params p, const State state,
-                         unsigned int* ticket) {
+                         unsigned int* ticket, const lookback::arena_cleanup cleanup) {
     __shared__ typename Agent::shared_storage smem;
     using acc_t = typename Agent::acc_type;
     Agent agent(p, smem);
@@ -58,6 +59,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
         prefix{state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
                &smem.tile_prefix};
     agent.run_tile(tile, prefix);
+    lookback::leave_clean(cleanup);
 }
 
 /// Large inputs, contiguous aligned data (scan_bulk_agent): one block per tile, the tile copied
@@ -67,7 +69,8 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
 /// tile.
 template <class Agent, bool Ordered, bool Speculative, class State>
 __global__ void __launch_bounds__(Agent::threads)
-    scan_bulk_kernel(const typename Agent::params p, const State state, unsigned int* ticket) {
+    scan_bulk_kernel(const typename Agent::params p, const State state, unsigned int* ticket,
+                     const lookback::arena_cleanup cleanup) {
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     using acc_t = typename Agent::acc_type;
     Agent agent(p, dynamic_smem);
@@ -106,6 +109,7 @@ __global__ void __launch_bounds__(Agent::threads)
         prefix{state, p.mode.has_init ? maybe<acc_t>(p.init[0]) : maybe<acc_t>(), p.op,
                &agent.h.tile_prefix};
     agent.run_tile(tile, prefix);
+    lookback::leave_clean(cleanup);
 }
 
 /// Large inputs, persistent: as many blocks as fit the device at once, each taking tickets until
@@ -118,7 +122,8 @@ __global__ void __launch_bounds__(Agent::threads)
 template <class Agent, bool Ordered, class State>
 __global__ void __launch_bounds__(Agent::threads)
     scan_lookback_pipelined_kernel(const typename Agent::params p, const State state,
-                                   unsigned int* ticket, std::int64_t tiles) {
+                                   unsigned int* ticket, std::int64_t tiles,
+                                   const lookback::arena_cleanup cleanup) {
     static_assert(Agent::stages >= 2);
     __shared__ typename Agent::shared_storage smem;
     using acc_t = typename Agent::acc_type;
@@ -146,6 +151,7 @@ __global__ void __launch_bounds__(Agent::threads)
         prefetched = next_prefetched;
     }
     wait_copies<0>();  // no copy may outlive the block
+    lookback::leave_clean(cleanup);
 }
 
 }  // namespace sweep::detail::cuda

@@ -9,7 +9,8 @@
 //   * compensated double pairs (16 bytes, paired_state_v): two 128-bit words {status | half},
 //     read together and taken when their statuses agree (tile_state_pair): one round trip.
 // A status of 0 (invalid) means "not yet published"; the dispatch layer zeroes the words before
-// each launch (docs/decisions/0001-tile-state-reset.md).
+// each launch, or the launch takes its stream's clean arena and leaves it zeroed (leave_clean;
+// docs/decisions/0001-tile-state-reset.md).
 #pragma once
 
 #include <cstddef>
@@ -241,5 +242,37 @@ template <class T> struct tile_state_for<T, 3> { using type = tile_state_pair<T>
 /// The tile-state layout for values of type T.
 template <class T>
 using tile_state = typename tile_state_for<T>::type;
+
+// ---- launches on a clean arena -----------------------------------------------------------------
+
+/// A launch whose tile states live in its stream's clean arena (runtime.hpp, clean_state_arena)
+/// instead of freshly reset temporary memory: where it counts its finished blocks and what its
+/// last block zeroes (the ticket line, the counter in it and the status words it used; value
+/// slots need no reset). `done` null: temporary memory, reset before the launch; nothing to do.
+struct arena_cleanup {
+    unsigned int* done = nullptr;
+    uint4* words = nullptr;
+    unsigned vectors = 0;
+};
+
+/// The end of every look-back kernel (all threads of every block call it). On an arena, each block
+/// counts itself finished once all its threads are done with the tile states; the last one zeroes
+/// them for the next launch on the stream. Order: the block barrier, then thread 0's fence before
+/// its count (release: the block's status reads and publishes precede the count), and the last
+/// block's fence after it (acquire: every other block's accesses precede its zeroing), so no
+/// publish can land after a zero and no read can see one.
+__device__ __forceinline__ void leave_clean(const arena_cleanup& c) {
+    if (c.done == nullptr) return;
+    __syncthreads();
+    int last = 0;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(c.done, 1u) == gridDim.x - 1;
+        __threadfence();
+    }
+    if (__syncthreads_or(last)) {
+        for (unsigned i = threadIdx.x; i < c.vectors; i += blockDim.x) c.words[i] = make_uint4(0, 0, 0, 0);
+    }
+}
 
 }  // namespace sweep::detail::cuda::lookback
