@@ -97,9 +97,11 @@ private:
         // status). docs/decisions/0001-tile-state-reset.md: why not epochs.
         const std::size_t vectors = status / 16;
         if (arena != nullptr) {
+            // Everything this launch wrote, value slots included: the next launch on the arena
+            // may lay its status words over them.
             cleanup.done = reinterpret_cast<unsigned int*>(base + ticket_bytes / 2);
             cleanup.words = reinterpret_cast<uint4*>(base);
-            cleanup.vectors = static_cast<unsigned>(vectors);
+            cleanup.vectors = static_cast<unsigned>((total_bytes(tiles) + 15) / 16);
             after_reset = false;
         } else {
             constexpr unsigned threads = 256;

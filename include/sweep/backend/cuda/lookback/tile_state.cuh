@@ -247,8 +247,8 @@ using tile_state = typename tile_state_for<T>::type;
 
 /// A launch whose tile states live in its stream's clean arena (runtime.hpp, clean_state_arena)
 /// instead of freshly reset temporary memory: where it counts its finished blocks and what its
-/// last block zeroes (the ticket line, the counter in it and the status words it used; value
-/// slots need no reset). `done` null: temporary memory, reset before the launch; nothing to do.
+/// last block zeroes (the ticket line, the counter in it, the status words and the value slots
+/// it used: the next launch may be of another layout and put status words where these slots were). `done` null: temporary memory, reset before the launch; nothing to do.
 struct arena_cleanup {
     unsigned int* done = nullptr;
     uint4* words = nullptr;
