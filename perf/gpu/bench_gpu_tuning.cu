@@ -195,6 +195,7 @@ void diagnose(const char* name, T* in, T* out, std::int64_t n, double copy_us, c
         st storage("diag", tiles, s, alloc);
         cu::launch_lookback("diag", storage.after_reset, kernel, static_cast<unsigned>(tiles), Threads,
                             agent::smem_bytes, s, p, storage.state, storage.ticket, rec, storage.cleanup);
+        storage.launched();
     });
     ok(cudaStreamSynchronize(s), "diag");
     std::vector<tile_times> h(tiles);

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <map>
+#include <memory>
 #include <tuple>
 #include <set>
 #include <mutex>
@@ -147,16 +148,18 @@ int resident_blocks(const void* kernel, int threads, const char* algorithm, int 
 }
 
 namespace {
-struct arena_key {
+struct arena_record {
     int device;
     unsigned long long stream_id;
-    bool operator==(const arena_key&) const = default;
+    unsigned char* base;  // two halves of clean_arena_bytes
+    int half = 0;         // the clean half, the next launch's
+    std::size_t dirty_bytes = 0;  // of the other half, used by the last launch
+    std::mutex lock;
 };
-std::mutex arena_mutex;
-std::vector<std::pair<arena_key, void*>> arenas;  // few streams: a linear search under the lock
-}  // namespace
+std::mutex arenas_mutex;
+std::vector<std::unique_ptr<arena_record>> arenas;  // few streams: a linear search
 
-void* clean_state_arena(stream_t s) noexcept {
+arena_record* arena_of(stream_t s) noexcept {
     if (s == nullptr || s == cudaStreamPerThread) return nullptr;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(s, &capture) != cudaSuccess) {
@@ -164,53 +167,70 @@ void* clean_state_arena(stream_t s) noexcept {
         return nullptr;
     }
     if (capture != cudaStreamCaptureStatusNone) return nullptr;
-    arena_key key{};
-    unsigned long long id = 0;
-    if (cudaGetDevice(&key.device) != cudaSuccess || cudaStreamGetId(s, &id) != cudaSuccess) {
+    int device = 0;
+    unsigned long long id = 0;  // never reused within a context
+    if (cudaGetDevice(&device) != cudaSuccess || cudaStreamGetId(s, &id) != cudaSuccess) {
         (void)cudaGetLastError();
         return nullptr;
     }
-    key.stream_id = id;
-    // The last arena this thread used: no lock on a hit (stream ids are never reused within a
-    // context, so a hit is this stream's arena).
-    thread_local arena_key last_key{-1, 0};
-    thread_local void* last_arena = nullptr;
-    if (last_arena != nullptr && last_key == key) return last_arena;
-
-    std::lock_guard<std::mutex> lock(arena_mutex);
-    void* arena = nullptr;
-    for (const auto& [k, p] : arenas)
-        if (k == key) arena = p;
-    if (arena == nullptr) {
-        if (arenas.size() >= static_cast<std::size_t>(max_clean_arenas)) return nullptr;
-        // cudaMalloc is not allowed while another thread captures in global mode; relaxed mode
-        // lets this thread allocate without invalidating that capture.
-        cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-        if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return nullptr;
-        }
-        const cudaError_t e = cudaMalloc(&arena, clean_arena_bytes);
-        (void)cudaThreadExchangeStreamCaptureMode(&mode);
-        if (e != cudaSuccess) {
-            (void)cudaGetLastError();
-            return nullptr;
-        }
-        // Zeroed on the stream itself: ordered before the first launch that uses it.
-        if (cudaMemsetAsync(arena, 0, clean_arena_bytes, s) != cudaSuccess) {
-            (void)cudaGetLastError();
-            (void)cudaFree(arena);
-            return nullptr;
-        }
-        arenas.emplace_back(key, arena);
+    std::lock_guard<std::mutex> guard(arenas_mutex);
+    for (const auto& a : arenas)
+        if (a->device == device && a->stream_id == id) return a.get();
+    if (arenas.size() >= static_cast<std::size_t>(max_clean_arenas)) return nullptr;
+    // cudaMalloc is not allowed while another thread captures in global mode; relaxed mode lets
+    // this thread allocate without invalidating that capture.
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
     }
-    last_key = key;
-    last_arena = arena;
-    return arena;
+    void* base = nullptr;
+    const cudaError_t e = cudaMalloc(&base, 2 * clean_arena_bytes);
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    // Zeroed on the stream itself: ordered before the first launch that uses it.
+    if (cudaMemsetAsync(base, 0, 2 * clean_arena_bytes, s) != cudaSuccess) {
+        (void)cudaGetLastError();
+        (void)cudaFree(base);
+        return nullptr;
+    }
+    auto rec = std::make_unique<arena_record>();
+    rec->device = device;
+    rec->stream_id = id;
+    rec->base = static_cast<unsigned char*>(base);
+    arenas.push_back(std::move(rec));
+    return arenas.back().get();
+}
+}  // namespace
+
+arena_lease::arena_lease(stream_t s, std::size_t bytes) noexcept {
+    if (bytes > clean_arena_bytes) return;
+    arena_record* a = arena_of(s);
+    if (a == nullptr) return;
+    a->lock.lock();
+    arena_ = a;
+    bytes_ = bytes;
+    states_ = a->base + static_cast<std::size_t>(a->half) * clean_arena_bytes;
+    dirty_ = a->base + static_cast<std::size_t>(1 - a->half) * clean_arena_bytes;
+    dirty_bytes_ = a->dirty_bytes;
+}
+
+void arena_lease::launched() noexcept {
+    auto* a = static_cast<arena_record*>(arena_);
+    if (a == nullptr) return;
+    a->half = 1 - a->half;
+    a->dirty_bytes = bytes_;
+}
+
+arena_lease::~arena_lease() {
+    if (arena_ != nullptr) static_cast<arena_record*>(arena_)->lock.unlock();
 }
 
 int clean_state_arenas_made() noexcept {
-    std::lock_guard<std::mutex> lock(arena_mutex);
+    std::lock_guard<std::mutex> guard(arenas_mutex);
     return static_cast<int>(arenas.size());
 }
 

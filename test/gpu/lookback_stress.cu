@@ -278,11 +278,12 @@ std::function<void()> enqueue(Op op, std::int64_t n, std::uint64_t salt, cudaStr
     };
 }
 
-/// Launches of every tile-state layout and path on `s`, back to back: tile counts at the arena's
-/// capacity and one past it (temporary memory and a reset instead), large calls between small
-/// ones, few tiles after many. Each must find the tile states clean.
+/// Launches of every tile-state layout and path on `s`, back to back: tile counts at the capacity
+/// of an arena's half and one past it (temporary memory and a reset instead), large calls between
+/// small ones, few tiles after many, layouts after one another (a launch's status words where the
+/// last one's value slots were). Each must find the tile states clean.
 std::vector<std::function<void()>> arena_sequence(cudaStream_t s, std::uint64_t salt) {
-    // 64-bit words: (16384 - 128) / 8 = 2032 tiles of 32 fill the arena exactly.
+    // 64-bit words: (half - 128) / 8 tiles of 32 fill a half exactly.
     constexpr std::int64_t fill64 = (cu::clean_arena_bytes - cu::ticket_bytes) / 8 * 32;
     constexpr std::int64_t fill128 = (cu::clean_arena_bytes - cu::ticket_bytes) / 16 * 32;
     std::vector<std::function<void()>> checks;
@@ -304,11 +305,13 @@ std::vector<std::function<void()>> arena_sequence(cudaStream_t s, std::uint64_t 
     return checks;
 }
 
+/// The half of `named`'s arena that the next launch gets is all zero (the launch before zeroed
+/// what the one before it used). The stream must be idle.
 void arena_is_clean(cudaStream_t named) {
-    void* arena = cu::clean_state_arena(named);
-    REQUIRE(arena != nullptr);
+    cu::arena_lease lease(named, cu::clean_arena_bytes);  // never launched(): nothing changes
+    REQUIRE(lease.states() != nullptr);
     std::vector<unsigned char> bytes(cu::clean_arena_bytes, 0xFF);
-    sweep_gpu_test::cuda_ok(cudaMemcpy(bytes.data(), arena, bytes.size(), cudaMemcpyDeviceToHost), "D2H");
+    sweep_gpu_test::cuda_ok(cudaMemcpy(bytes.data(), lease.states(), bytes.size(), cudaMemcpyDeviceToHost), "D2H");
     CHECK(std::count(bytes.begin(), bytes.end(), 0) == static_cast<std::ptrdiff_t>(bytes.size()));
 }
 }  // namespace

@@ -59,26 +59,51 @@ void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algori
 void* pool_allocate(std::size_t bytes, stream_t s);
 void pool_deallocate(void* p, stream_t s);
 
-/// Bytes of a clean tile-state arena (clean_state_arena).
-inline constexpr std::size_t clean_arena_bytes = 16 * 1024;
+/// Bytes of each half of a stream's clean tile-state arena (arena_lease).
+inline constexpr std::size_t clean_arena_bytes = 192 * 1024;
 
-/// The clean tile-state arena of stream `s` on the current device: `clean_arena_bytes` of
-/// library-owned device memory that is all zero whenever no kernel using it is in flight. A
-/// look-back launch whose ticket, status words and value slots fit takes its tile states there
-/// instead of from temporary memory, runs without the reset kernel, and leaves the arena clean
-/// (lookback::leave_clean: the last block to finish zeroes what the launch used). Stream order
-/// makes one arena per stream sound: launches on one stream never overlap (not even behind a
-/// programmatic dependent launch: the arena's launches are plain ones).
-/// docs/decisions/0001-tile-state-reset.md (amendment). Null (the caller resets temporary memory
-/// as before) when `s` is being captured into a graph (a replayed graph may run beside later
-/// calls on the stream), is the per-thread default stream (one handle, many streams), cannot be
-/// identified (cudaStreamGetId), or when the process already holds `max_clean_arenas` arenas.
-/// `s` must not be 0: the caller names the default stream it launches on (cudaStreamLegacy or
+/// At most this many arenas per process (two halves each; streams beyond it take the reset path).
+inline constexpr int max_clean_arenas = 64;
+
+/// A look-back launch's hold on the clean tile-state arena of its stream (on the current
+/// device): library-owned device memory in two halves that take turns. The half a launch gets
+/// is all zero; the launch zeroes the other half, which the launch before it on the stream used
+/// (its blocks share the work: lookback::leave_clean), so the next launch finds that one clean.
+/// No allocation, no reset kernel, no programmatic dependency: the launch is a plain one, and
+/// stream order alone keeps launches on one arena apart. The lease holds the arena's lock from
+/// construction to destruction, so that the halves alternate in the order launches enter the
+/// stream even when several host threads share it. docs/decisions/0001-tile-state-reset.md.
+///
+/// No arena (states() null: the caller resets temporary memory as before) when `s` is being
+/// captured into a graph (a replay may run beside later calls on the stream), is the per-thread
+/// default stream (one handle, many streams), cannot be identified (cudaStreamGetId), when
+/// `bytes` exceed a half, or when the process already holds `max_clean_arenas` arenas. `s` must
+/// not be 0: the caller names the default stream it launches on (cudaStreamLegacy or
 /// cudaStreamPerThread, by its own compilation). Never throws; leaves no CUDA error behind.
-void* clean_state_arena(stream_t s) noexcept;
+class arena_lease {
+public:
+    arena_lease() noexcept = default;  // no arena
+    arena_lease(stream_t s, std::size_t bytes) noexcept;
+    arena_lease(const arena_lease&) = delete;
+    arena_lease& operator=(const arena_lease&) = delete;
+    ~arena_lease();
 
-/// At most this many arenas per process (16 KB each; streams beyond it take the reset path).
-inline constexpr int max_clean_arenas = 256;
+    /// The clean half, or null.
+    [[nodiscard]] void* states() const noexcept { return states_; }
+    /// What the previous launch on the stream used: this launch must zero it.
+    [[nodiscard]] void* dirty() const noexcept { return dirty_; }
+    [[nodiscard]] std::size_t dirty_bytes() const noexcept { return dirty_bytes_; }
+    /// The launch was enqueued: its half (`bytes` of it) is the next launch's to zero. Not
+    /// called (the launch failed): nothing changed on the device, nor here.
+    void launched() noexcept;
+
+private:
+    void* arena_ = nullptr;  // the arena's record (src/cuda/runtime.cu), locked while held
+    void* states_ = nullptr;
+    void* dirty_ = nullptr;
+    std::size_t dirty_bytes_ = 0;
+    std::size_t bytes_ = 0;
+};
 
 /// How many arenas this process has made so far (tests prove the path is taken).
 int clean_state_arenas_made() noexcept;

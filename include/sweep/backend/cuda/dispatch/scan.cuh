@@ -55,15 +55,17 @@ inline stream_t named_stream(stream_t s) {
 #endif
 }
 
-/// The tile states of one look-back launch: the ticket alone in its line (with the arena's
-/// finished-block counter), then the status words, then the value slots (split layout only).
-/// Small launches with the default resource take their stream's clean arena (runtime.hpp,
-/// clean_state_arena): no allocation, no reset, a plain launch, and the kernel's last block
-/// leaves the words zeroed (`cleanup`). Otherwise temporary memory, reset on `s` by a small
-/// kernel that the look-back kernel follows as a programmatic dependent launch (`after_reset`).
+/// The tile states of one look-back launch: the ticket alone in its line, then the status words,
+/// then the value slots (split layout only). Launches with the default resource whose states fit
+/// take the clean half of their stream's arena (runtime.hpp, arena_lease): no allocation, no
+/// reset, a plain launch, and the kernel zeroes what the previous launch used (`cleanup`);
+/// call launched() once the kernel is enqueued. Otherwise temporary memory, reset on `s` by a
+/// small kernel that the look-back kernel follows as a programmatic dependent launch
+/// (`after_reset`).
 template <class Acc>
 struct lookback_storage {
     using state_t = lookback::tile_state<Acc>;
+    arena_lease lease;  // first: temp allocates only without it
     temp_buffer temp;
     state_t state;
     unsigned int* ticket = nullptr;
@@ -78,32 +80,21 @@ struct lookback_storage {
     }
 
     lookback_storage(const char* name, std::int64_t tiles, stream_t s, const temp_allocator& alloc)
-        : lookback_storage(name, tiles, s, alloc, arena_for(tiles, s, alloc)) {}
-
-private:
-    static void* arena_for(std::int64_t tiles, stream_t s, const temp_allocator& alloc) {
         // A user resource keeps every temporary byte: only the library's own pool gives way.
-        if (alloc.self != nullptr || total_bytes(tiles) > clean_arena_bytes) return nullptr;
-        return clean_state_arena(named_stream(s));
-    }
-
-    lookback_storage(const char* name, std::int64_t tiles, stream_t s, const temp_allocator& alloc,
-                     void* arena)
-        : temp(alloc, arena != nullptr ? 0 : total_bytes(tiles), s) {
+        : lease(alloc.self == nullptr ? arena_lease(named_stream(s), (total_bytes(tiles) + 15) / 16 * 16)
+                                      : arena_lease()),
+          temp(alloc, lease.states() != nullptr ? 0 : total_bytes(tiles), s) {
         // std::bad_alloc (from temp) comes before anything is enqueued.
-        auto* base = static_cast<unsigned char*>(arena != nullptr ? arena : temp.get());
+        auto* base = static_cast<unsigned char*>(lease.states() != nullptr ? lease.states() : temp.get());
         const std::size_t status = status_bytes(tiles);
-        // The ticket and the status words (values need none, a slot is read only after its
-        // status). docs/decisions/0001-tile-state-reset.md: why not epochs.
-        const std::size_t vectors = status / 16;
-        if (arena != nullptr) {
-            // Everything this launch wrote, value slots included: the next launch on the arena
-            // may lay its status words over them.
-            cleanup.done = reinterpret_cast<unsigned int*>(base + ticket_bytes / 2);
-            cleanup.words = reinterpret_cast<uint4*>(base);
-            cleanup.vectors = static_cast<unsigned>((total_bytes(tiles) + 15) / 16);
+        if (lease.states() != nullptr) {
+            cleanup.words = static_cast<uint4*>(lease.dirty());
+            cleanup.vectors = static_cast<unsigned>(lease.dirty_bytes() / 16);
             after_reset = false;
         } else {
+            // The ticket and the status words (values need none, a slot is read only after its
+            // status). docs/decisions/0001-tile-state-reset.md: why not epochs.
+            const std::size_t vectors = status / 16;
             constexpr unsigned threads = 256;
             reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + threads - 1) / threads),
                                          threads, 0, s>>>(reinterpret_cast<uint4*>(base), vectors);
@@ -112,6 +103,9 @@ private:
         state = state_t::make(base + ticket_bytes, base + status, tiles);
         ticket = reinterpret_cast<unsigned int*>(base);
     }
+
+    /// The look-back kernel is enqueued.
+    void launched() noexcept { lease.launched(); }
 };
 
 /// Launches a look-back kernel: right behind the reset (lookback_storage) as a programmatic
@@ -163,6 +157,7 @@ void launch_scan_bulk(const char* name, In in, Out out, std::int64_t n, Op op, F
     allow_dynamic_smem(reinterpret_cast<const void*>(kernel), agent::smem_bytes, name);
     launch_lookback(name, st.after_reset, kernel, static_cast<unsigned>(tiles), agent::threads,
                     agent::smem_bytes, s, p, st.state, st.ticket, st.cleanup);
+    st.launched();
 }
 
 template <class BulkTuning, class Acc, class In, class Out, class Op, class F>
@@ -220,10 +215,12 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
         const auto grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
         launch_lookback(name, st.after_reset, kernel, grid, agent::threads, 0, s, p, st.state,
                         st.ticket, tiles, st.cleanup);
+        st.launched();
     } else {
         launch_lookback(name, st.after_reset, scan_lookback_kernel<agent, Ordered, state_t>,
                         static_cast<unsigned>(tiles), agent::threads, 0, s, p, st.state, st.ticket,
                         st.cleanup);
+        st.launched();
     }
 }
 

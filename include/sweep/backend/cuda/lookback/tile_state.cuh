@@ -9,8 +9,8 @@
 //   * compensated double pairs (16 bytes, paired_state_v): two 128-bit words {status | half},
 //     read together and taken when their statuses agree (tile_state_pair): one round trip.
 // A status of 0 (invalid) means "not yet published"; the dispatch layer zeroes the words before
-// each launch, or the launch takes its stream's clean arena and leaves it zeroed (leave_clean;
-// docs/decisions/0001-tile-state-reset.md).
+// each launch, or the launch takes the clean half of its stream's arena and zeroes the other
+// (leave_clean; docs/decisions/0001-tile-state-reset.md).
 #pragma once
 
 #include <cstddef>
@@ -245,34 +245,26 @@ using tile_state = typename tile_state_for<T>::type;
 
 // ---- launches on a clean arena -----------------------------------------------------------------
 
-/// A launch whose tile states live in its stream's clean arena (runtime.hpp, clean_state_arena)
-/// instead of freshly reset temporary memory: where it counts its finished blocks and what its
-/// last block zeroes (the ticket line, the counter in it, the status words and the value slots
-/// it used: the next launch may be of another layout and put status words where these slots were). `done` null: temporary memory, reset before the launch; nothing to do.
+/// A launch whose tile states live in its stream's clean arena (runtime.hpp, arena_lease): the
+/// other half, which the previous launch on the stream used and this one zeroes (its ticket line,
+/// status words and value slots: the next launch may be of another layout and put status words
+/// where these slots were). `vectors` 0: nothing to zero (temporary memory, reset before the
+/// launch, or an arena whose other half is clean).
 struct arena_cleanup {
-    unsigned int* done = nullptr;
     uint4* words = nullptr;
     unsigned vectors = 0;
 };
 
-/// The end of every look-back kernel (all threads of every block call it). On an arena, each block
-/// counts itself finished once all its threads are done with the tile states; the last one zeroes
-/// them for the next launch on the stream. Order: the block barrier, then thread 0's fence before
-/// its count (release: the block's status reads and publishes precede the count), and the last
-/// block's fence after it (acquire: every other block's accesses precede its zeroing), so no
-/// publish can land after a zero and no read can see one.
+/// The end of every look-back kernel: the block zeroes its share of the arena's other half. Nothing
+/// else touches that half while this launch runs (the launch before it on the stream has finished,
+/// the launch after it cannot start before this one ends), so plain stores do, and the kernel's
+/// end makes them visible to the next launch.
 __device__ __forceinline__ void leave_clean(const arena_cleanup& c) {
-    if (c.done == nullptr) return;
-    __syncthreads();
-    int last = 0;
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = atomicAdd(c.done, 1u) == gridDim.x - 1;
-        __threadfence();
-    }
-    if (__syncthreads_or(last)) {
-        for (unsigned i = threadIdx.x; i < c.vectors; i += blockDim.x) c.words[i] = make_uint4(0, 0, 0, 0);
-    }
+    if (c.vectors == 0) return;
+    const unsigned share = (c.vectors + gridDim.x - 1) / gridDim.x;
+    const unsigned begin = blockIdx.x * share;
+    const unsigned end = begin + share < c.vectors ? begin + share : c.vectors;
+    for (unsigned i = begin + threadIdx.x; i < end; i += blockDim.x) c.words[i] = make_uint4(0, 0, 0, 0);
 }
 
 }  // namespace sweep::detail::cuda::lookback
