@@ -223,6 +223,8 @@ void arena_lease::launched() noexcept {
     if (a == nullptr) return;
     a->half = 1 - a->half;
     a->dirty_bytes = bytes_;
+    a->lock.unlock();
+    arena_ = nullptr;
 }
 
 arena_lease::~arena_lease() {

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <sweep/copy_if.hpp>
 #include <sweep/scan.hpp>
 
 #include "catch.hpp"
@@ -278,6 +279,25 @@ std::function<void()> enqueue(Op op, std::int64_t n, std::uint64_t salt, cudaStr
     };
 }
 
+/// copy_if on `s` (it waits for its count): compaction's tile states take the same arena.
+std::function<void()> enqueue_copy_if(std::int64_t n, std::uint64_t salt, cudaStream_t s) {
+    auto g = sweep_test::rng(salt);
+    std::vector<std::int32_t> h(static_cast<std::size_t>(n));
+    for (auto& x : h) x = static_cast<std::int32_t>(g() % 1000);
+    device_vector<std::int32_t> in(h), out(h.size());
+    auto odd = [] __host__ __device__(std::int32_t x) { return (x & 1) != 0; };
+    const std::int64_t kept = sweep::copy_if(sweep::gpu.on(s), in.begin(), in.end(), out.begin(), odd) - out.begin();
+    std::vector<std::int32_t> want;
+    for (auto x : h)
+        if (x & 1) want.push_back(x);
+    auto got = out.download();
+    got.resize(static_cast<std::size_t>(kept < 0 ? 0 : kept));
+    return [got = std::move(got), want = std::move(want), n] {
+        INFO("copy_if, n = " << n << ", seed " << sweep_test::seed());
+        CHECK(got == want);
+    };
+}
+
 /// Launches of every tile-state layout and path on `s`, back to back: tile counts at the capacity
 /// of an arena's half and one past it (temporary memory and a reset instead), large calls between
 /// small ones, few tiles after many, layouts after one another (a launch's status words where the
@@ -301,6 +321,7 @@ std::vector<std::function<void()>> arena_sequence(cudaStream_t s, std::uint64_t 
             affine16_then{}, 1500 * 1024 + 7, k + 9, s, "shared-memory tiles"));
         checks.push_back(enqueue<tiny, false, affine16, affine16_then, bulk_tiny_spec>(
             affine16_then{}, 2000 * 128 + 1, k + 10, s, "shared-memory tiles, speculative"));
+        checks.push_back(enqueue_copy_if(100000 + 17 * round, k + 11, s));
     }
     return checks;
 }

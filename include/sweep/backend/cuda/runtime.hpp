@@ -71,8 +71,8 @@ inline constexpr int max_clean_arenas = 64;
 /// (its blocks share the work: lookback::leave_clean), so the next launch finds that one clean.
 /// No allocation, no reset kernel, no programmatic dependency: the launch is a plain one, and
 /// stream order alone keeps launches on one arena apart. The lease holds the arena's lock from
-/// construction to destruction, so that the halves alternate in the order launches enter the
-/// stream even when several host threads share it. docs/decisions/0001-tile-state-reset.md.
+/// construction to launched() (or destruction), so that the halves alternate in the order
+/// launches enter the stream even when several host threads share it. docs/decisions/0001-tile-state-reset.md.
 ///
 /// No arena (states() null: the caller resets temporary memory as before) when `s` is being
 /// captured into a graph (a replay may run beside later calls on the stream), is the per-thread
@@ -93,8 +93,9 @@ public:
     /// What the previous launch on the stream used: this launch must zero it.
     [[nodiscard]] void* dirty() const noexcept { return dirty_; }
     [[nodiscard]] std::size_t dirty_bytes() const noexcept { return dirty_bytes_; }
-    /// The launch was enqueued: its half (`bytes` of it) is the next launch's to zero. Not
-    /// called (the launch failed): nothing changed on the device, nor here.
+    /// The launch was enqueued: its half (`bytes` of it) is the next launch's to zero; lets go
+    /// of the arena (states() and dirty() stay readable). Not called (the launch failed):
+    /// nothing changed on the device, nor here.
     void launched() noexcept;
 
 private:

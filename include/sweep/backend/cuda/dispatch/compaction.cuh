@@ -69,8 +69,9 @@ constexpr bool compaction_bulk_eligible() {
 /// Small inputs (at most single_block_max_tiles register tiles): one block. Larger: contiguous
 /// 16-byte aligned plain inputs of 1-, 2-, 4- and 8-byte values take the shared-memory tile path
 /// (BulkTuning; void: never), anything else the register path (Tuning). Either way the tile
-/// states are reset by a kernel that the look-back kernel is launched behind as a programmatic
-/// dependent launch (dispatch/scan.cuh: lookback reset, launch_after_reset).
+/// states are in the clean half of the stream's arena (runtime.hpp arena_lease), or reset by a
+/// kernel that the look-back kernel is launched behind as a programmatic dependent launch
+/// (dispatch/scan.cuh: lookback_storage, launch_lookback).
 template <class Tuning, class In, class Stencil, class OutT, class OutF, class Pred,
           class BulkTuning = default_compaction_bulk_tuning<compaction_value_t<In>>>
 std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stencil_is_input,
@@ -98,14 +99,29 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     if (tiles > std::numeric_limits<int>::max())
         throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
 
+    // The mirrored pass needs the shared-memory path (the plain form: the sample applies the
+    // predicate to the input) and one output type (the two outputs swap roles).
+    constexpr bool can_mirror =
+        compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>() &&
+        std::is_same_v<OutT, OutF>;
+    const bool choose_direction = can_mirror && use_bulk && mirrored != nullptr && split && fenced;
+
     // One block with the mapped count slot needs no temporary at all. Otherwise the header and
-    // the status words, a whole number of 16-byte vectors (the reset kernel's unit).
+    // the status words, a whole number of 16-byte vectors (the reset kernel's unit): in the clean
+    // half of the stream's arena (dispatch/scan.cuh lookback_storage) when the count travels
+    // through the mapped slot, the default resource serves and no sample kernel must run; else
+    // in temporary memory.
     std::int64_t* const slot = mapped_count_slot();
+    const std::size_t state_bytes =
+        (compaction_header_bytes + count_tile_state::status_bytes(tiles) + 15) / 16 * 16;
+    arena_lease lease(!single && !choose_direction && slot != nullptr && alloc.self == nullptr
+                          ? arena_lease(named_stream(s), state_bytes)
+                          : arena_lease());
+    const bool in_arena = lease.states() != nullptr;
     const std::size_t bytes =
-        single ? (slot != nullptr ? 0 : compaction_header_bytes)
-               : (compaction_header_bytes + count_tile_state::status_bytes(tiles) + 15) / 16 * 16;
+        single ? (slot != nullptr ? 0 : compaction_header_bytes) : (in_arena ? 0 : state_bytes);
     temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
-    auto* base = static_cast<unsigned char*>(temp.get());
+    auto* base = static_cast<unsigned char*>(in_arena ? lease.states() : temp.get());
     auto* total = slot != nullptr
                       ? slot
                       : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
@@ -113,37 +129,37 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                              total, pred,    split,    fenced,           stencil_is_input,
                              compaction_aligned(in, 4),
                              compaction_aligned(stencil, 4)};
-    // The mirrored pass needs the shared-memory path (the plain form: the sample applies the
-    // predicate to the input) and one output type (the two outputs swap roles).
-    constexpr bool can_mirror =
-        compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>() &&
-        std::is_same_v<OutT, OutF>;
-    const bool choose_direction = can_mirror && use_bulk && mirrored != nullptr && split && fenced;
     if (single) {
         compaction_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
         check_launch(name);
     } else {
         // The one reset per call (docs/decisions/0001-tile-state-reset.md): ticket + statuses
-        // (and the count slot, which needs none).
+        // (and the count slot, which needs none); none on the arena, whose half is clean.
         const std::size_t vectors = bytes / 16;
         constexpr unsigned reset_threads = 256;
         const auto reset_blocks =
             static_cast<unsigned>((vectors + reset_threads - 1) / reset_threads);
-        bool sampled = false;
-        if constexpr (can_mirror) {
-            if (choose_direction) {
-                auto* const direction =
-                    reinterpret_cast<std::uint32_t*>(base + compaction_direction_offset);
-                p.direction = direction;
-                compaction_reset_and_sample_kernel<<<reset_blocks, reset_threads, 0, s>>>(
-                    reinterpret_cast<uint4*>(base), vectors, in, n, pred, direction);
-                sampled = true;
+        lookback::arena_cleanup cleanup{};
+        if (in_arena) {
+            cleanup.words = static_cast<uint4*>(lease.dirty());
+            cleanup.vectors = static_cast<unsigned>(lease.dirty_bytes() / 16);
+        } else {
+            bool sampled = false;
+            if constexpr (can_mirror) {
+                if (choose_direction) {
+                    auto* const direction =
+                        reinterpret_cast<std::uint32_t*>(base + compaction_direction_offset);
+                    p.direction = direction;
+                    compaction_reset_and_sample_kernel<<<reset_blocks, reset_threads, 0, s>>>(
+                        reinterpret_cast<uint4*>(base), vectors, in, n, pred, direction);
+                    sampled = true;
+                }
             }
+            if (!sampled)
+                reset_tile_states_kernel<><<<reset_blocks, reset_threads, 0, s>>>(
+                    reinterpret_cast<uint4*>(base), vectors);
+            check_launch(name);
         }
-        if (!sampled)
-            reset_tile_states_kernel<><<<reset_blocks, reset_threads, 0, s>>>(
-                reinterpret_cast<uint4*>(base), vectors);
-        check_launch(name);
         const count_tile_state state =
             count_tile_state::make(base + compaction_header_bytes, nullptr, tiles);
         auto* const ticket = reinterpret_cast<unsigned int*>(base);
@@ -154,15 +170,17 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                 const auto kernel = &compaction_bulk_kernel<bulk_agent>;
                 allow_dynamic_smem(reinterpret_cast<const void*>(kernel), bulk_agent::smem_bytes,
                                    name);
-                launch_after_reset(name, kernel, static_cast<unsigned>(tiles), bulk_agent::threads,
-                                   bulk_agent::smem_bytes, s, p, state, ticket, tiles);
+                launch_lookback(name, !in_arena, kernel, static_cast<unsigned>(tiles),
+                                bulk_agent::threads, bulk_agent::smem_bytes, s, p, state, ticket,
+                                tiles, cleanup);
                 launched = true;
             }
         }
         if (!launched)
-            launch_after_reset(name, compaction_lookback_kernel<agent>,
-                               static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, ticket,
-                               tiles);
+            launch_lookback(name, !in_arena, compaction_lookback_kernel<agent>,
+                            static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, ticket,
+                            tiles, cleanup);
+        lease.launched();
     }
     std::int64_t kept = 0;
     if (slot == nullptr)

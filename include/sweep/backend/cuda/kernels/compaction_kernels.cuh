@@ -30,11 +30,14 @@ __global__ void __launch_bounds__(Agent::threads)
 
 /// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
 /// dispatch layer resets the ticket and the tile states with a kernel this one is launched
-/// behind as a programmatic dependent launch). The last tile writes the kept count.
+/// behind as a programmatic dependent launch, or they are in the clean half of the stream's
+/// arena and the blocks zero the other: lookback::leave_clean). The last tile writes the kept
+/// count.
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     compaction_lookback_kernel(const typename Agent::params p, const count_tile_state state,
-                               unsigned int* ticket, std::int64_t tiles) {
+                               unsigned int* ticket, std::int64_t tiles,
+                               const lookback::arena_cleanup cleanup) {
     __shared__ typename Agent::shared_storage smem;
     Agent agent(p, smem);
     wait_for_reset();  // before the ticket and any tile state
@@ -45,6 +48,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     count_lookback<count_tile_state> prefix{state, p.fenced};
     const std::int64_t total = agent.run_tile(tile, prefix);
     if (threadIdx.x == 0 && tile == tiles - 1) *p.total = total;
+    lookback::leave_clean(cleanup);
 }
 
 /// Large inputs, the shared-memory tile path (compaction_bulk_agent): one block per tile in
@@ -55,7 +59,8 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     compaction_bulk_kernel(const typename Agent::params p, const count_tile_state state,
-                           unsigned int* ticket, std::int64_t tiles) {
+                           unsigned int* ticket, std::int64_t tiles,
+                           const lookback::arena_cleanup cleanup) {
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     Agent agent(p, dynamic_smem);
     wait_for_reset();  // before the ticket, any tile state and the direction
@@ -82,6 +87,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     const std::int64_t total = agent.run_tile(tile, order, mirror, prefix);
     if (threadIdx.x == 0 && order == tiles - 1)
         *p.total = mirror ? (p.n - total) | compaction_mirrored_bit : total;
+    lookback::leave_clean(cleanup);
 }
 
 /// The tile-state reset of an in-place pass on the shared-memory path (vectors 16-byte vectors
