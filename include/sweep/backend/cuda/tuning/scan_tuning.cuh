@@ -106,12 +106,16 @@ struct default_scan_bulk_tuning_for {
     using type = scan_bulk_tuning<256, 32 * 1024>;
 };
 
-// 4- and 8-byte values: 128 threads x 16 KB (13 blocks an SM). At 2^24 on the H200 it beat
-// 256 x 32 KB by 3-5% (int32 58.1-59.1 vs 60.0-60.7 us, int64 90.2-92.0 vs 94.7 us;
-// perf/results/gpu-session3-geo-2p24-2026-11-21.md), per-tile diagnostics agree at 2^22 and
-// 2^26, and at 2^28 every geometry landed within 3% (perf/notes-gpu.md 9).
+// 4-byte values: 128 threads x 16 KB (13 blocks an SM). At 2^24 on the H200 it beat 256 x 32 KB
+// by 3-5% (int32 58.1-59.1 vs 60.0-60.7 us; perf/results/gpu-session3-geo-2p24-2026-11-21.md),
+// per-tile diagnostics agree at 2^22 and 2^26, and at 2^28 every geometry landed within 3%
+// (perf/notes-gpu.md 9).
+// 8-byte values: 128 threads x 24 KB (9 blocks an SM). Since the clean arenas (session 8) it ties
+// 128 x 16 KB at 2^24 (int64 110.0-112.1 vs 109.3-112.1 us) and beats it by 2% at 2^26 and 2^28
+// (400.9 vs 408.5-409.9 us; 1555.8-1565.4 vs 1589.4-1593.6 us; H100,
+// perf/results/gpu-session8-geometry-2026-11-26.md, perf/notes-gpu.md 20).
 template <> struct default_scan_bulk_tuning_for<4> { using type = scan_bulk_tuning<128, 16 * 1024>; };
-template <> struct default_scan_bulk_tuning_for<8> { using type = scan_bulk_tuning<128, 16 * 1024>; };
+template <> struct default_scan_bulk_tuning_for<8> { using type = scan_bulk_tuning<128, 24 * 1024>; };
 
 /// The shared-memory path's tuning by accumulator type: by size, except compensated pairs, whose
 /// tile holds the 4- or 8-byte elements (run_tile_wide): the 4- and 8-byte geometry, 128 threads x
