@@ -255,6 +255,38 @@ TEST_CASE("gpu scans: several host threads, each on its own stream", "[gpu][scan
     CHECK(res.calls > 0);
 }
 
+TEST_CASE("gpu scans: two to four tiles, in one block and on the look-back kernel", "[gpu][scan]") {
+    // With a user resource (no clean arena) two to four tiles run in one block that walks them
+    // in turn, allocating nothing; with the default resource they take the look-back kernel on
+    // the stream's arena (dispatch/scan.cuh). Both against seq, with a non-commutative operator.
+    cudaStream_t s;
+    cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    counting_resource res;
+    auto g = sweep_test::rng(870);
+    auto run = [&](auto tag, auto op, std::int64_t tile) {
+        using T = decltype(tag);
+        const std::int64_t sb = tile * sweep::detail::cuda::single_block_max_tiles;
+        for (const std::int64_t n : {tile + 1, 2 * tile, 3 * tile - 1, sb - 1, sb}) {
+            const auto h = random_values<T>(static_cast<std::size_t>(n), g);
+            device_vector<T> in(h), a(h.size()), b(h.size());
+            const T init = sample_init<T>();
+            sweep::exclusive_scan(sweep::gpu.on(s).with(res), in.begin(), in.end(), a.begin(), init, op);
+            sweep::exclusive_scan(sweep::gpu.on(s), in.begin(), in.end(), b.begin(), init, op);
+            cuda_ok(cudaStreamSynchronize(s), "sync");
+            std::vector<T> want(h.size());
+            sweep::exclusive_scan(sweep::seq, h.begin(), h.end(), want.begin(), init, op);
+            INFO("n = " << n << ", tile = " << tile << ", seed " << sweep_test::seed());
+            CHECK(first_mismatch(a.download(), want) == -1);
+            CHECK(first_mismatch(b.download(), want) == -1);
+        }
+    };
+    run(std::int32_t{}, sweep::plus<>{}, tile_of<std::int32_t>());
+    run(affine16{}, affine16_then{}, tile_of<affine16>());
+    run(mat2{}, mat2_product{}, tile_of<mat2>());
+    CHECK(res.calls == 0);  // the one-block path takes no temporary
+    cudaStreamDestroy(s);
+}
+
 TEST_CASE("gpu scans: captured into a CUDA graph and replayed", "[gpu][scan][graph]") {
     // A replay repeats the same kernel arguments and the same temporary addresses: the tile
     // states must be reset by the graph itself (the memset node), not by luck.

@@ -191,10 +191,21 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
 
     // (Not in the ordered mode: its tiles are chained by groups, lookback::grouped_exclusive_prefix,
     // which the single block's running prefix is not. A few tiles take the look-back kernel.)
+    // Two to four tiles take the look-back kernel too when the stream's clean arena is at hand:
+    // it costs no more host time than one block, and the tiles run side by side instead of one
+    // after another (int32 at 2^14, H100: 11.4 us in one block against 9.2 us for 2^16 on the
+    // arena; perf/notes-gpu.md 21).
     if (!Ordered && tiles <= single_block_max_tiles) {
-        scan_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
-        check_launch(name);
-        return;
+        bool one_block = tiles == 1 || alloc.self != nullptr;
+        if (!one_block) {
+            const arena_lease probe(named_stream(s), lookback_storage<Acc>::total_bytes(tiles));
+            one_block = probe.states() == nullptr;
+        }
+        if (one_block) {
+            scan_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
+            check_launch(name);
+            return;
+        }
     }
     if constexpr (bulk_eligible<BulkTuning, Acc, In, Out, Op, F>()) {
         if (mode.in_aligned && mode.out_aligned && device_has_bulk_copy(name)) {
