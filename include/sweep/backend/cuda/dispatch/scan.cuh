@@ -195,7 +195,11 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
     // it costs no more host time than one block, and the tiles run side by side instead of one
     // after another (int32 at 2^14, H100: 11.4 us in one block against 9.2 us for 2^16 on the
     // arena; perf/notes-gpu.md 21).
-    if (!Ordered && tiles <= single_block_max_tiles) {
+    // Such few tiles stay on the register path: a shared-memory tile holds several register
+    // tiles' worth, so it would be one partial tile, loaded element by element (int8 at 2^14:
+    // 18.8 us against 8.8 us in one block, H100).
+    const bool few = tiles <= single_block_max_tiles;
+    if (!Ordered && few) {
         bool one_block = tiles == 1 || alloc.self != nullptr;
         if (!one_block) {
             const arena_lease probe(named_stream(s), lookback_storage<Acc>::total_bytes(tiles));
@@ -208,7 +212,7 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
         }
     }
     if constexpr (bulk_eligible<BulkTuning, Acc, In, Out, Op, F>()) {
-        if (mode.in_aligned && mode.out_aligned && device_has_bulk_copy(name)) {
+        if (!few && mode.in_aligned && mode.out_aligned && device_has_bulk_copy(name)) {
             launch_scan_bulk<BulkTuning, Ordered, Acc>(name, in, out, n, op, f, init, exclusive,
                                                        has_init, s, alloc);
             return;
