@@ -230,7 +230,7 @@ Out segmented_run(const char* name, const P& policy, const Where& where, In firs
                                            16 + static_cast<std::size_t>(n > 0 ? n : 1), s);
                 auto* word = static_cast<unsigned*>(tb.get());
                 auto* flags = static_cast<unsigned char*>(tb.get()) + 16;
-                cuda::offsets_to_head_flags(dsegs, n, flags, word, s, name);  // n == 0: o = {0}?
+                cuda::offsets_to_head_flags(dsegs, n, flags, word, s, name);  // n == 0 too: o must be {0}
                 if (n == 0) return d_first;
                 const flag_heads<const unsigned char*> heads{flags};
                 return segmented_run<Exclusive, Acc>(name, pol, where, first, n, d_first, heads,

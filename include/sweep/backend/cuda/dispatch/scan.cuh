@@ -128,7 +128,7 @@ void launch_lookback(const char* name, bool after_reset, void (*kernel)(Params..
           "cudaLaunchKernelEx");
 }
 
-/// launch_lookback behind a reset kernel (compaction, segmented scans).
+/// launch_lookback behind a reset kernel (the segmented scans, which take no arena yet).
 template <class... Params, class... Args>
 void launch_after_reset(const char* name, void (*kernel)(Params...), unsigned grid, int threads,
                         int smem, stream_t s, Args&&... args) {

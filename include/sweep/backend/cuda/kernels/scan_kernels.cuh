@@ -37,8 +37,8 @@ __global__ void __launch_bounds__(Agent::threads)
 }
 
 /// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
-/// dispatch layer zeroed the ticket and the tile states before this launch, or they are in a
-/// clean arena, which the last block leaves zeroed: lookback::leave_clean).
+/// dispatch layer zeroed the ticket and the tile states before this launch, or they are in the
+/// clean half of the stream's arena and the blocks zero the other half: lookback::leave_clean).
 template <class Agent, bool Ordered, class State>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     scan_lookback_kernel(const typename Agent::params p, const State state,
