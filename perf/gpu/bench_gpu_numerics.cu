@@ -187,6 +187,23 @@ double ordered_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s)
     });
 }
 
+/// The canonical geometry's register path (BulkTuning void) against its shared-memory path with
+/// the same association (scan_bulk_blocked_agent: what .deterministic() runs on aligned data
+/// since session 9), ordered or not (what the grouped chain costs there).
+template <class T, bool Ordered, bool Bulk>
+double canonical_path_us(timer& t, const T* in, T* out, std::int64_t n, cudaStream_t s) {
+    namespace cu = sweep::detail::cuda;
+    using bulk = std::conditional_t<Bulk, cu::canonical_scan_bulk_tuning<T>, void>;
+    cu::reg_array<T, 1> init;
+    const cu::temp_allocator alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    return t.median_us([&] {
+        cu::launch_scan<cu::canonical_scan_tuning<T>, Ordered, T, const T*, T*, sweep::plus<T>,
+                        sweep::detail::identity, bulk>("bench", in, out, n, sweep::plus<T>{},
+                                                       sweep::detail::identity{}, init, false,
+                                                       false, s, alloc);
+    });
+}
+
 template <class T>
 void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
     const std::int64_t n = std::int64_t{1} << lg;
@@ -248,11 +265,13 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
 
     {
         namespace cu = sweep::detail::cuda;
-        std::printf("|        |      | deterministic (grouped look-back, register path) geometries: |\n");
+        std::printf("|        |      | deterministic (grouped look-back) paths and register-path geometries: |\n");
         // The canonical tuning (MinBlocks included), the same path without the ordering (what the
         // grouped chain costs), and other geometries (what another canonical geometry would give:
         // a contract change).
-        row("  canonical", ordered_us<cu::canonical_scan_tuning<T>>(t, in, out, n, s));
+        row("  canonical, shared-memory path", canonical_path_us<T, true, true>(t, in, out, n, s));
+        row("  same, UNORDERED", canonical_path_us<T, false, true>(t, in, out, n, s));
+        row("  canonical, register path", canonical_path_us<T, true, false>(t, in, out, n, s));
         if constexpr (sizeof(T) == 4) {
             row("  128 x 32 UNORDERED", ordered_us<cu::scan_tuning<128, 32, 1>, T, false>(t, in, out, n, s));
             row("  256 x 16", ordered_us<cu::scan_tuning<256, 16, 1>>(t, in, out, n, s));

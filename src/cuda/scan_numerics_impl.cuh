@@ -38,7 +38,7 @@ void run_numerics(const builtin_scan_request& r) {
         reg_array<T, 1> ti;
         ti[0] = init;
         launch_scan<canonical_scan_tuning<T>, true, T, const T*, T*, sweep::plus<T>, identity,
-                    void>(r.name, in, out, r.n, sweep::plus<T>{}, identity{}, ti, r.exclusive,
+                    canonical_scan_bulk_tuning<T>>(r.name, in, out, r.n, sweep::plus<T>{}, identity{}, ti, r.exclusive,
                           r.has_init, r.stream, r.alloc);
     }
 }

@@ -115,6 +115,10 @@ using piped = cu::scan_tuning<32, 4, 4, 2>;     // persistent, cp.async into two
 using bulk_tiny = cu::scan_bulk_tuning<32, 512>;
 using bulk_tiny_spec = cu::scan_bulk_tuning<32, 512, true>;
 using bulk_small = cu::scan_bulk_tuning<64, 4096, true>;  // 2 warps x 4 rounds
+// Shared-memory path with the register agent's association (scan_bulk_blocked_agent, what
+// .deterministic() runs): 1, 2, 4 and 8 vectors a thread (every rotation width), one and two warps.
+template <int Threads, int Items, class T>
+using blocked = cu::scan_bulk_blocked_tuning<Threads, Items, sizeof(T)>;
 
 }  // namespace
 
@@ -167,6 +171,22 @@ TEST_CASE("look-back stress: shared-memory tiles, non-commutative", "[gpu][lookb
     stress<tiny, false, affine, affine_then, bulk_small>(affine_then{}, n - 1, 45, true);
     stress<tiny, false, mat2, mat2_product, bulk_tiny_spec>(mat2_product{}, n / 2 + 7, 46, false);
     stress<tiny, true, mat2, mat2_product, bulk_small>(mat2_product{}, n / 2 + 9, 47, true);
+}
+
+TEST_CASE("look-back stress: shared-memory tiles, the register agent's association", "[gpu][lookback][bulk]") {
+    const std::int64_t n = std::int64_t{1} << 24;
+    // affine16 (4 bytes, 4 a vector): threads' spans of 1, 2, 4 and 8 vectors.
+    stress<tiny, false, affine16, affine16_then, blocked<32, 4, affine16>>(affine16_then{}, n, 141, false);
+    stress<tiny, true, affine16, affine16_then, blocked<32, 8, affine16>>(affine16_then{}, n + 3, 142, true);
+    stress<tiny, true, affine16, affine16_then, blocked<64, 16, affine16>>(affine16_then{}, n + 1, 143, false);
+    stress<tiny, false, affine16, affine16_then, blocked<64, 32, affine16>>(affine16_then{}, n - 1, 144, true);
+    stress<tiny, true, affine16, affine16_then, blocked<128, 32, affine16>>(affine16_then{}, n + 77, 145, true);
+    // affine (8 bytes, 2 a vector), mat2 (16 bytes, 1 a vector).
+    stress<tiny, true, affine, affine_then, blocked<32, 2, affine>>(affine_then{}, n + 5, 146, false);
+    stress<tiny, false, affine, affine_then, blocked<64, 8, affine>>(affine_then{}, n - 3, 147, true);
+    stress<tiny, true, affine, affine_then, blocked<128, 16, affine>>(affine_then{}, n + 9, 148, true);
+    stress<tiny, true, mat2, mat2_product, blocked<32, 1, mat2>>(mat2_product{}, n / 2 + 7, 149, true);
+    stress<tiny, false, mat2, mat2_product, blocked<64, 8, mat2>>(mat2_product{}, n / 2 + 9, 150, false);
 }
 
 TEST_CASE("look-back stress: repeated launches reuse pool memory", "[gpu][lookback]") {

@@ -175,6 +175,15 @@ TEST_CASE("gpu deterministic: unaligned and in-place calls keep the bits", "[gpu
     got.erase(got.begin());
     INFO("in place: first difference " << first_difference(got, want));
     CHECK(same_bits(got, want));
+    // Aligned, in place: the shared-memory path (scan_bulk_blocked_agent) overwrites its tile's
+    // input with the thread-local scans before it stores.
+    std::vector<float> want_all(x.size());
+    sweep::exclusive_scan(sweep::seq.deterministic(), x.begin(), x.end(), want_all.begin(), 0.75f);
+    device_vector<float> io(x);
+    sweep::exclusive_scan(sweep::gpu.deterministic(), io.begin(), io.end(), io.begin(), 0.75f);
+    got = io.download();
+    INFO("aligned, in place: first difference " << first_difference(got, want_all));
+    CHECK(same_bits(got, want_all));
 }
 
 TEST_CASE("gpu deterministic: by-key and head-flag scans, inclusive and exclusive", "[gpu][numerics][segmented]") {

@@ -98,8 +98,10 @@ Out scan(gpu_tag, const P& policy, const char* name, In first, std::int64_t n, O
     const stream_t s = policy.has_stream ? policy.stream : nullptr;
     const cuda::temp_allocator alloc = cuda::make_temp_allocator(policy.resource);
     // .deterministic() with an operator that is not exact: the canonical tree (detail/
-    // canonical.hpp), i.e. the register path with the canonical geometry and the ordered
-    // look-back. Exact operators give the same bits on the default path.
+    // canonical.hpp), i.e. the canonical geometry and the ordered look-back, on the shared-memory
+    // path with the register agent's association for aligned contiguous data of one element size
+    // (scan_bulk_blocked_agent), on the register path otherwise. Exact operators give the same
+    // bits on the default path.
     constexpr bool canonical = use_canonical_v<P, Acc, Op>;
 
 #if defined(__CUDACC__)
@@ -107,8 +109,8 @@ Out scan(gpu_tag, const P& policy, const char* name, In first, std::int64_t n, O
     if constexpr (has_init_v<Init>) init_value[0] = static_cast<Acc>(init);
     if constexpr (canonical) {
         cuda::launch_scan<cuda::canonical_scan_tuning<Acc>, true, Acc, decltype(in), decltype(out),
-                          Op, F, void>(name, in, out, n, op, f, init_value, Exclusive,
-                                       has_init_v<Init>, s, alloc);
+                          Op, F, cuda::canonical_scan_bulk_tuning<Acc>>(
+            name, in, out, n, op, f, init_value, Exclusive, has_init_v<Init>, s, alloc);
     } else {
         cuda::launch_scan<cuda::default_scan_tuning<Acc>, false, Acc>(
             name, in, out, n, op, f, init_value, Exclusive, has_init_v<Init>, s, alloc);

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 
+#include <sweep/backend/cuda/agent/scan_bulk_blocked_agent.cuh>
 #include <sweep/backend/cuda/kernels/scan_kernels.cuh>
 #include <sweep/backend/cuda/lookback/tile_state.cuh>
 #include <sweep/backend/cuda/runtime.hpp>
@@ -135,13 +136,21 @@ void launch_after_reset(const char* name, void (*kernel)(Params...), unsigned gr
     launch_lookback(name, true, kernel, grid, threads, smem, s, std::forward<Args>(args)...);
 }
 
+/// The shared-memory tile agent a bulk tuning names: scan_bulk_agent (warp-wide rounds), or
+/// scan_bulk_blocked_agent (the register agent's association: the canonical tree) when
+/// Tuning::blocked.
+template <class Tuning, class Acc, class In, class Out, class Op, class F>
+using bulk_agent_t = std::conditional_t<Tuning::blocked,
+                                        scan_bulk_blocked_agent<Tuning, Acc, In, Out, Op, F>,
+                                        scan_bulk_agent<Tuning, Acc, In, Out, Op, F>>;
+
 /// The shared-memory tile path: n values in more than one tile, `in`/`out` 16-byte aligned
-/// pointers (scan_bulk_agent<...>::eligible). Enqueues on `s`.
+/// pointers (bulk_agent_t<...>::eligible). Enqueues on `s`.
 template <class Tuning, bool Ordered, class Acc, class In, class Out, class Op, class F>
 void launch_scan_bulk(const char* name, In in, Out out, std::int64_t n, Op op, F f,
                       const reg_array<Acc, 1>& init, bool exclusive, bool has_init, stream_t s,
                       const temp_allocator& alloc) {
-    using agent = scan_bulk_agent<Tuning, Acc, In, Out, Op, F>;
+    using agent = bulk_agent_t<Tuning, Acc, In, Out, Op, F>;
     static_assert(agent::eligible);
     scan_mode mode;
     mode.exclusive = exclusive;
@@ -165,7 +174,7 @@ constexpr bool bulk_eligible() {
     if constexpr (std::is_void_v<BulkTuning>) {
         return false;
     } else {
-        return scan_bulk_agent<BulkTuning, Acc, In, Out, Op, F>::eligible;
+        return bulk_agent_t<BulkTuning, Acc, In, Out, Op, F>::eligible;
     }
 }
 

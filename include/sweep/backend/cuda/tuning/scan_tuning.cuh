@@ -71,7 +71,8 @@ template <class Acc>
 using default_scan_tuning = typename scan_tuning_of<Acc>::type;
 
 /// `.deterministic()`: the register path with the canonical geometry (detail/canonical.hpp),
-/// whatever the default tuning above becomes. One look-back window, no pipelining (the ordered
+/// whatever the default tuning above becomes (aligned contiguous data of one element size takes
+/// canonical_scan_bulk_tuning below: the same tree on the shared-memory path). One look-back window, no pipelining (the ordered
 /// look-back folds a single window).
 /// MinBlocks (registers only, never the tree): 8-byte accumulators are capped at 64 registers
 /// (8 blocks of 128 an SM; ptxas: 72 uncapped, i.e. 7 blocks, and 4 bytes spilled capped);
@@ -93,12 +94,27 @@ using canonical_scan_tuning =
 template <int Threads, int TileBytes, bool Speculative = false, unsigned BackoffNs = 0,
           int LaneVecs = 1, bool FastSum = false>
 struct scan_bulk_tuning {
+    static constexpr bool blocked = false;  // scan_bulk_agent (not scan_bulk_blocked_agent)
     static constexpr int threads = Threads;
     static constexpr int tile_bytes = TileBytes;
     static constexpr bool speculative = Speculative;
     static constexpr unsigned backoff_ns = BackoffNs;
     static constexpr int lane_vecs = LaneVecs;
     static constexpr bool fast_sum = FastSum;
+};
+
+/// The shared-memory tile path with the register agent's association (agent/
+/// scan_bulk_blocked_agent.cuh): Threads x Items values of Size bytes a tile, thread t scanning
+/// items [t * Items, (t + 1) * Items). What `.deterministic()` runs on contiguous aligned data,
+/// with the canonical geometry (canonical_scan_bulk_tuning below).
+template <int Threads, int Items, std::size_t Size>
+struct scan_bulk_blocked_tuning {
+    static constexpr bool blocked = true;
+    static constexpr int threads = Threads;
+    static constexpr int items = Items;
+    static constexpr int tile_bytes = Threads * Items * static_cast<int>(Size);
+    static constexpr bool speculative = false;
+    static constexpr unsigned backoff_ns = 0;
 };
 
 template <std::size_t Size>
@@ -134,6 +150,14 @@ struct scan_bulk_tuning_of<comp_sum<T>> {
 
 template <class Acc>
 using default_scan_bulk_tuning = typename scan_bulk_tuning_of<Acc>::type;
+
+/// `.deterministic()` on contiguous, 16-byte aligned data of one element size: the canonical
+/// geometry on the shared-memory path with the register agent's association (the same tree, so
+/// the same bits as canonical_scan_tuning's register path, which serves everything else).
+template <class Acc>
+using canonical_scan_bulk_tuning =
+    scan_bulk_blocked_tuning<canonical::geometry<Acc>::threads, canonical::geometry<Acc>::items,
+                             sizeof(Acc)>;
 
 /// Inputs of at most this many tiles run in one block that walks the tiles in order: no tile
 /// state, no memset, no look-back (the small-n path).
