@@ -6,8 +6,10 @@
 #          (host and GPU time per call); host (16 cores):
 #          test_par_comp_simd, test_numerics, CPU numerics table (2^24, 2^27), streaming stores
 #   san    compute-sanitizer, case by case (perf/gpu/sanitize_by_case.sh), three groups at once:
-#          racecheck of SAN_RACECHECK (default test_gpu_concurrency; session 7 ran the radix
-#          tests: clean); initcheck of two host-compiled tests;
+#          racecheck of SAN_RACECHECK (default test_gpu_concurrency, with SAN_THREADS host threads,
+#          default 2, and SAN_ROUNDS rounds, default 1: 8 threads on one shared stream never
+#          finished under racecheck; session 7 ran the radix tests: clean); initcheck of two
+#          host-compiled tests;
 #          memcheck, racecheck, initcheck, synccheck of the deterministic tests and the look-back
 #          stress. BUDGET (s, default 470) bounds each group.
 # Everything lands in $OUT: summaries as .md, logs in one archive.
@@ -29,12 +31,13 @@ case ${1:-} in
     ;;
   san)
     b=${BUDGET:-470}
-    ( OUT=$OUT/rc BUDGET=$b JOBS=8 CASE_TIMEOUT=$b SWEEP_TEST_MAX_N=15000 bash perf/gpu/sanitize_by_case.sh \
+    ( OUT=$OUT/rc BUDGET=$b JOBS=8 CASE_TIMEOUT=$b SWEEP_TEST_MAX_N=15000 \
+        SWEEP_TEST_THREADS=${SAN_THREADS:-2} SWEEP_TEST_ROUNDS=${SAN_ROUNDS:-1} bash perf/gpu/sanitize_by_case.sh \
         racecheck ${SAN_RACECHECK:-test_gpu_concurrency} ) >/dev/null 2>&1 &
     ( OUT=$OUT/ic BUDGET=$b JOBS=3 CASE_TIMEOUT=$b SWEEP_TEST_MAX_N=30000 bash perf/gpu/sanitize_by_case.sh \
         initcheck test_gpu_all_algorithms_host_compiled test_gpu_compaction_host_compiled ) >/dev/null 2>&1 &
     ( for tool in memcheck racecheck initcheck synccheck; do
-        OUT=$OUT/det BUDGET=$(( b / 4 )) JOBS=3 CASE_TIMEOUT=$(( b / 4 )) SWEEP_TEST_MAX_N=30000 \
+        OUT=$OUT/det BUDGET=$(( b / 4 )) JOBS=3 CASE_TIMEOUT=$(( b / 4 )) SWEEP_TEST_MAX_N=30000 SWEEP_TEST_THREADS=4 \
           bash perf/gpu/sanitize_by_case.sh $tool test_gpu_numerics_deterministic test_gpu_lookback_stress
       done ) >/dev/null 2>&1 &
     wait

@@ -4,6 +4,7 @@
 // stream shared by all threads; half the calls take the default pool, half a user resource.
 //
 // SWEEP_TEST_MAX_N caps the sizes (runs under compute-sanitizer).
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -210,11 +211,12 @@ void run_threads(int threads, int rounds, MakeStream stream_of, counting_resourc
 }  // namespace
 
 TEST_CASE("gpu concurrency: 8 host threads, a stream each, every algorithm", "[gpu][concurrency]") {
-    constexpr int threads = 8;
-    std::vector<cudaStream_t> streams(threads);
+    const int threads = sweep_test::test_threads(8);  // SWEEP_TEST_THREADS (sanitizer runs)
+    std::vector<cudaStream_t> streams(static_cast<std::size_t>(threads));
     for (auto& s : streams) cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
     counting_resource res;
-    run_threads(threads, 6, [&](int t) { return streams[static_cast<std::size_t>(t)]; }, res);
+    run_threads(threads, sweep_test::test_rounds(6),
+                [&](int t) { return streams[static_cast<std::size_t>(t)]; }, res);
     for (auto& s : streams) cudaStreamDestroy(s);
     CHECK(res.live == 0);
     CHECK(res.calls > 0);
@@ -225,7 +227,8 @@ TEST_CASE("gpu concurrency: 8 host threads sharing one stream, every algorithm",
     cudaStream_t shared;
     cuda_ok(cudaStreamCreateWithFlags(&shared, cudaStreamNonBlocking), "stream");
     counting_resource res;
-    run_threads(8, 6, [&](int) { return shared; }, res);
+    run_threads(std::max(2, sweep_test::test_threads(8)), sweep_test::test_rounds(6),
+                [&](int) { return shared; }, res);
     cudaStreamDestroy(shared);
     CHECK(res.live == 0);
     CHECK(res.calls > 0);

@@ -403,15 +403,18 @@ TEST_CASE("look-back: launches on a stream's clean arena leave it clean", "[gpu]
 }
 
 TEST_CASE("look-back: clean arenas under several host threads", "[gpu][lookback][arena]") {
-    // Four threads share the legacy default stream (one arena, stream order between them); four
-    // more have a stream each (an arena each).
+    // Half the threads (four; SWEEP_TEST_THREADS / 2 in sanitizer runs, at least two) share the
+    // legacy default stream (one arena, stream order between them); as many more have a stream
+    // each (an arena each).
+    const int half = std::max(2, sweep_test::test_threads(8) / 2);
+    const int all = 2 * half;
     std::vector<std::thread> pool;
     std::mutex m;
     std::vector<std::function<void()>> checks;
-    std::vector<cudaStream_t> streams(8, nullptr);
-    for (int t = 4; t < 8; ++t)
+    std::vector<cudaStream_t> streams(static_cast<std::size_t>(all), nullptr);
+    for (int t = half; t < all; ++t)
         sweep_gpu_test::cuda_ok(cudaStreamCreateWithFlags(&streams[t], cudaStreamNonBlocking), "stream");
-    for (int t = 0; t < 8; ++t) {
+    for (int t = 0; t < all; ++t) {
         pool.emplace_back([t, &m, &checks, s = streams[t]] {
             auto mine = arena_sequence(s, 1000 + 50 * t);
             sweep_gpu_test::cuda_ok(cudaStreamSynchronize(s), "sync");
@@ -422,7 +425,7 @@ TEST_CASE("look-back: clean arenas under several host threads", "[gpu][lookback]
     for (auto& th : pool) th.join();
     // Catch2's assertions on the main thread only.
     for (auto& c : checks) c();
-    for (int t = 4; t < 8; ++t) {
+    for (int t = half; t < all; ++t) {
         arena_is_clean(streams[t]);
         cudaStreamDestroy(streams[t]);
     }

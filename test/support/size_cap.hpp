@@ -46,4 +46,15 @@ inline bool skip_if_capped(std::int64_t n, const char* what) {
     return true;
 }
 
+/// SWEEP_TEST_THREADS and SWEEP_TEST_ROUNDS: the host threads and rounds of the concurrency
+/// tests (`fallback` when unset or not positive). Sanitizer runs lower them: racecheck could not
+/// finish 8 threads on one shared stream (docs/reliability.md); fewer threads still share it.
+inline int test_knob(const char* name, int fallback) {
+    const char* e = std::getenv(name);
+    const long long v = e != nullptr ? std::atoll(e) : 0;
+    return v > 0 && v < 1024 ? static_cast<int>(v) : fallback;
+}
+inline int test_threads(int fallback) { return test_knob("SWEEP_TEST_THREADS", fallback); }
+inline int test_rounds(int fallback) { return test_knob("SWEEP_TEST_ROUNDS", fallback); }
+
 }  // namespace sweep_test
