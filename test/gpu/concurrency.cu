@@ -215,7 +215,8 @@ TEST_CASE("gpu concurrency: 8 host threads, a stream each, every algorithm", "[g
     std::vector<cudaStream_t> streams(static_cast<std::size_t>(threads));
     for (auto& s : streams) cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
     counting_resource res;
-    run_threads(threads, sweep_test::test_rounds(6),
+    // At least two rounds: the odd ones take the user resource.
+    run_threads(threads, std::max(2, sweep_test::test_rounds(6)),
                 [&](int t) { return streams[static_cast<std::size_t>(t)]; }, res);
     for (auto& s : streams) cudaStreamDestroy(s);
     CHECK(res.live == 0);
@@ -227,7 +228,7 @@ TEST_CASE("gpu concurrency: 8 host threads sharing one stream, every algorithm",
     cudaStream_t shared;
     cuda_ok(cudaStreamCreateWithFlags(&shared, cudaStreamNonBlocking), "stream");
     counting_resource res;
-    run_threads(std::max(2, sweep_test::test_threads(8)), sweep_test::test_rounds(6),
+    run_threads(std::max(2, sweep_test::test_threads(8)), std::max(2, sweep_test::test_rounds(6)),
                 [&](int) { return shared; }, res);
     cudaStreamDestroy(shared);
     CHECK(res.live == 0);
