@@ -60,8 +60,8 @@ void tune_r3(int lg, bool low, cudaStream_t s) {
             shape<384, 12, 2, v7>, shape<384, 12, 3, v31>, shape<256, 12, 4, v31>,
             shape<256, 16, 2, v31, 10>>(low ? "u64 keys (low entropy)" : "u64 keys", lg, low, s);
     r3_case<float, std::uint32_t, false,  //
-            shape<384, 16, 2, v7>, shape<384, 16, 3, v31>, shape<256, 16, 4, v31>>(
-        low ? "float keys (low entropy)" : "float keys", lg, low, s);
+            shape<384, 16, 2, v7>, shape<384, 16, 3, v31>, shape<384, 19, 3, v31>,
+            shape<256, 16, 4, v31>>(low ? "float keys (low entropy)" : "float keys", lg, low, s);
 }
 
 }  // namespace sweep_radix_bench

@@ -38,12 +38,31 @@ SWEEP_HD constexpr ordered_bits_t<K> to_ordered(K key) noexcept {
     using U = ordered_bits_t<K>;
     constexpr U sign = U(U(1) << (8 * sizeof(K) - 1));
     if constexpr (std::is_floating_point_v<K>) {
+        // Negative (sign set): every bit flipped; positive: the sign bit set. Branch-free: the
+        // mask is all ones or the sign alone (two instructions on the GPU).
         const U bits = std::bit_cast<U>(key);
-        return (bits & sign) ? U(~bits) : U(bits | sign);
+        const U mask = U(U(0) - U(bits >> (8 * sizeof(K) - 1))) | sign;
+        return U(bits ^ mask);
     } else if constexpr (std::is_signed_v<K>) {
         return U(U(key) ^ sign);
     } else {
         return U(key);
+    }
+}
+
+/// The inverse of to_ordered: from_ordered<K>(to_ordered(k)) has k's bits.
+template <radix_key K>
+SWEEP_HD constexpr K from_ordered(ordered_bits_t<K> u) noexcept {
+    using U = ordered_bits_t<K>;
+    constexpr U sign = U(U(1) << (8 * sizeof(K) - 1));
+    if constexpr (std::is_floating_point_v<K>) {
+        // Sign set: a positive key (clear it); clear: a negative one (flip every bit back).
+        const U mask = U(U(0) - U(U(1) - U(u >> (8 * sizeof(K) - 1)))) | sign;
+        return std::bit_cast<K>(U(u ^ mask));
+    } else if constexpr (std::is_signed_v<K>) {
+        return static_cast<K>(U(u ^ sign));
+    } else {
+        return static_cast<K>(u);
     }
 }
 

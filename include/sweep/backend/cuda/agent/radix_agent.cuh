@@ -45,6 +45,13 @@ __device__ __forceinline__ ordered_bits_t<K> radix_key_bits(K k) {
     else return u;
 }
 
+/// The inverse of radix_key_bits: the key whose ordered bits (descending: complemented) are u.
+template <bool Descending, class K>
+__device__ __forceinline__ K radix_key_from_bits(ordered_bits_t<K> u) {
+    if constexpr (Descending) u = static_cast<ordered_bits_t<K>>(~u);
+    return from_ordered<K>(u);
+}
+
 template <int Bits, class U>
 __device__ __forceinline__ int radix_digit(U u, int shift) {
     return static_cast<int>(static_cast<unsigned>(u >> shift) & ((1u << Bits) - 1u));

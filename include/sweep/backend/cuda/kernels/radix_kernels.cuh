@@ -227,28 +227,35 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     const K* const in = src == 0 ? p.keys[0] : p.keys[1];
     K* const out = src == 0 ? p.keys[1] : p.keys[0];
 
-    K k[items];
+    // The keys go through the pass as their ordered bits (radix_key_bits: descending ones
+    // complemented), converted once at the load and back once at the store: every digit is then
+    // a shift and a mask, and the pass is the unsigned ascending one (the same code for u32 keys;
+    // signed and floating keys used to convert at every digit they took: float keys spilled at
+    // 3 blocks an SM).
+    using U = ordered_bits_t<K>;
+    U k[items];
     if constexpr (Tuning::padded_tile) {
         // The missing elements of the last tile become keys of the largest digit, which rank
         // after every real key (ranker::pad_key): no bound checks until the global scatter.
         const K* const tile_in = in + base;
         if (valid == tile_items) {
 #pragma unroll
-            for (int j = 0; j < items; ++j) k[j] = tile_in[ranker::element(j)];
+            for (int j = 0; j < items; ++j)
+                k[j] = radix_key_bits<Descending>(tile_in[ranker::element(j)]);
         } else {
-            const K pad = ranker::template pad_key<Descending, K>();
+            const U pad = ranker::template pad_key<false, U>();
 #pragma unroll
             for (int j = 0; j < items; ++j) {
                 const int e = ranker::element(j);
-                k[j] = e < valid ? tile_in[e] : pad;
+                k[j] = e < valid ? radix_key_bits<Descending>(tile_in[e]) : pad;
             }
         }
     } else {
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             const int e = ranker::element(j);
-            k[j] = K{};
-            if (e < valid) k[j] = in[base + e];
+            k[j] = U{};
+            if (e < valid) k[j] = radix_key_bits<Descending>(in[base + e]);
         }
     }
     unsigned rank[items];
@@ -268,17 +275,17 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     };
     if constexpr (Tuning::early_counts) {
         // Counts first (one shared atomic per key), published before the ranking.
-        ranker::template warp_histogram<Descending>(k, valid, shift, sm.hist());
+        ranker::template warp_histogram<false>(k, valid, shift, sm.hist());
         __syncthreads();
         ranker::digit_counts(sm.hist(), count);
         publish();
         ranker::digit_starts(scan_tmp, count, first, sm.start());
         ranker::offsets_to_places(sm.hist(), first);
         __syncthreads();
-        ranker::template places_in_tile<Descending>(k, valid, shift, sm.hist(), rank);
+        ranker::template places_in_tile<false>(k, valid, shift, sm.hist(), rank);
         __syncthreads();  // the counters are read: the keys may overlay them
     } else {
-        ranker::template rank_in_warps<Descending>(k, valid, shift, sm.hist(), rank);
+        ranker::template rank_in_warps<false>(k, valid, shift, sm.hist(), rank);
         __syncthreads();
         ranker::digit_counts(sm.hist(), count);
         publish();
@@ -288,9 +295,10 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         __syncthreads();  // the counters are read: the keys may overlay them
     }
     // Padded tiles: the padding's places are [valid, tile), written and never read.
+    U* const tile_keys = reinterpret_cast<U*>(sm.keys());  // ordered bits, K's size
 #pragma unroll
     for (int j = 0; j < items; ++j)
-        if (Tuning::padded_tile || ranker::element(j) < valid) sm.keys()[rank[j]] = k[j];
+        if (Tuning::padded_tile || ranker::element(j) < valid) tile_keys[rank[j]] = k[j];
     if constexpr (with_values) {
         const V* const vin = src == 0 ? p.values[0] : p.values[1];
 #pragma unroll
@@ -334,21 +342,20 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
 #pragma unroll
             for (int j = 0; j < items; ++j) {
                 const int e = static_cast<int>(threadIdx.x) + j * Tuning::threads;
-                const K key = sm.keys()[e];
-                const int d =
-                    radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(key), shift);
+                const U key = tile_keys[e];
+                const int d = radix_digit<Tuning::radix_bits>(key, shift);
                 const std::int64_t to = sm.base()[d] + e;
-                out[to] = key;
+                out[to] = radix_key_from_bits<Descending, K>(key);
                 if constexpr (with_values) vout[to] = sm.values()[e];
             }
             return;
         }
     }
     for (int e = threadIdx.x; e < valid; e += Tuning::threads) {
-        const K key = sm.keys()[e];
-        const int d = radix_digit<Tuning::radix_bits>(radix_key_bits<Descending>(key), shift);
+        const U key = tile_keys[e];
+        const int d = radix_digit<Tuning::radix_bits>(key, shift);
         const std::int64_t to = sm.base()[d] + e;
-        out[to] = key;
+        out[to] = radix_key_from_bits<Descending, K>(key);
         if constexpr (with_values) vout[to] = sm.values()[e];
     }
 }

@@ -103,7 +103,10 @@ inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
 ///   float keys alone            384 x 16 x 3   6448 us vs 7368                 (CUB 5791)
 ///   4-byte keys + 4-byte values 384 x 16 x 3   8189 us vs 9148                 (CUB 8544)
 ///   8-byte keys alone           384 x 12 x 3  16641 us vs 19254                (CUB 16440)
-/// (floats keep 16 keys a thread: they spill at 3 blocks, more so with 19). Everything else keeps
+/// Float keys spilled at 3 blocks (12 bytes at 384 x 16) while they converted to ordered bits at
+/// every digit; since session 9 the pass converts once at the load and once at the store
+/// (kernels/radix_kernels.cuh), float keys compile like u32 keys (56 registers, no spill at
+/// 384 x 19 x 3) and take the u32 shape. Everything else keeps
 /// 2 blocks (80 registers): 1- and 2-byte keys and 8-byte values were not measured at 3 and
 /// spill there. SWEEP_RADIX_DEFAULT_BLOCKS_PER_SM=2 or 3 (in both CMAKE_CUDA_FLAGS and
 /// CMAKE_CXX_FLAGS) forces one count everywhere (3: 19 keys a thread for every 4-byte key alone).
@@ -121,8 +124,7 @@ struct default_radix_tuning_for {
         (KeyBytes == 4 && (ValueBytes == 0 || ValueBytes == 4)) || (KeyBytes == 8 && ValueBytes == 0);
     static constexpr int blocks = default_radix_blocks_per_sm != 0 ? default_radix_blocks_per_sm
                                                                     : (measured_3 ? 3 : 2);
-    static constexpr bool nineteen =
-        blocks == 3 && KeyBytes == 4 && ValueBytes == 0 && (!FloatKey || default_radix_blocks_per_sm == 3);
+    static constexpr bool nineteen = blocks == 3 && KeyBytes == 4 && ValueBytes == 0;
     static constexpr int items =
         (KeyBytes <= 4 && ValueBytes <= 4) ? (nineteen ? 19 : 16) : 12;
     // Values past 16 bytes: a tile's values stay within about 96 KB of shared memory (fewer
