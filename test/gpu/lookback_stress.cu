@@ -13,6 +13,7 @@
 
 #include <sweep/copy_if.hpp>
 #include <sweep/scan.hpp>
+#include <sweep/segmented_scan.hpp>
 
 #include "catch.hpp"
 #include "gpu_support.hpp"
@@ -318,6 +319,29 @@ std::function<void()> enqueue_copy_if(std::int64_t n, std::uint64_t salt, cudaSt
     };
 }
 
+/// inclusive_scan_by_key on `s`, not waited for: the segmented scans take the same arena (by key
+/// and by head flags, since session 9), with the (head, value) pair's tile-state layout.
+std::function<void()> enqueue_by_key(std::int64_t n, std::uint64_t salt, cudaStream_t s) {
+    auto g = sweep_test::rng(salt);
+    std::vector<std::int32_t> keys(static_cast<std::size_t>(n)), vals(keys.size());
+    std::int32_t key = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (g() % 97 == 0) ++key;  // segments of about 97
+        keys[i] = key;
+        vals[i] = static_cast<std::int32_t>(g() % 2001) - 1000;
+    }
+    auto dk = std::make_shared<device_vector<std::int32_t>>(keys);
+    auto dv = std::make_shared<device_vector<std::int32_t>>(vals);
+    auto out = std::make_shared<device_vector<std::int32_t>>(keys.size());
+    sweep::inclusive_scan_by_key(sweep::gpu.on(s), dk->begin(), dk->end(), dv->begin(), out->begin());
+    std::vector<std::int32_t> want(keys.size());
+    sweep::inclusive_scan_by_key(sweep::seq, keys.begin(), keys.end(), vals.begin(), want.begin());
+    return [dk, dv, out, want = std::move(want), n] {
+        INFO("inclusive_scan_by_key, n = " << n << ", seed " << sweep_test::seed());
+        CHECK(first_mismatch(out->download(), want) == -1);
+    };
+}
+
 /// Launches of every tile-state layout and path on `s`, back to back: tile counts at the capacity
 /// of an arena's half and one past it (temporary memory and a reset instead), large calls between
 /// small ones, few tiles after many, layouts after one another (a launch's status words where the
@@ -342,6 +366,9 @@ std::vector<std::function<void()>> arena_sequence(cudaStream_t s, std::uint64_t 
         checks.push_back(enqueue<tiny, false, affine16, affine16_then, bulk_tiny_spec>(
             affine16_then{}, 2000 * 128 + 1, k + 10, s, "shared-memory tiles, speculative"));
         checks.push_back(enqueue_copy_if(100000 + 17 * round, k + 11, s));
+        checks.push_back(enqueue_by_key(300000 + 31 * round, k + 12, s));
+        checks.push_back(enqueue<tiny, true, affine16, affine16_then, blocked<64, 16, affine16>>(
+            affine16_then{}, 900 * 1024 + 5, k + 13, s, "shared-memory tiles, blocked, ordered"));
     }
     return checks;
 }

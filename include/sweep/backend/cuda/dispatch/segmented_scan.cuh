@@ -120,7 +120,9 @@ bool aligned16(T it) {
 /// flag_heads or offset_segments over device iterators; offsets with at least one entry).
 /// Enqueues on `s`; the offsets form synchronizes `s` and throws for invalid offsets.
 ///
-/// Temporary storage, one allocation (std::bad_alloc before anything is enqueued):
+/// By key and head flags past four tiles: the look-back states of lookback_storage (the stream's
+/// clean arena, or temporary memory and a reset). Otherwise (the offsets form, and small inputs)
+/// temporary storage, one allocation (std::bad_alloc before anything is enqueued):
 ///   [validation word | ticket | status words]  reset by one reset_tile_states_kernel
 ///   [value slots | tile index]                  written before they are read, no reset
 /// each part only when this call needs it. Order on `s`: the reset, the validation (offsets),
@@ -140,6 +142,28 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
         throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
     const bool lookback = tiles > single_block_max_tiles;
     const bool indexed = agent::block_heads && offsets && n > 0;  // block heads: the tile index
+
+    segmented_mode mode;
+    mode.exclusive = exclusive;
+    mode.has_init = has_init;
+    mode.in_aligned = aligned16(in);
+    mode.out_aligned = aligned16(out);
+    mode.heads_aligned = heads_aligned;
+
+    if (lookback && !offsets) {
+        // By key and by head flags: a plain look-back's states (ticket, status words, value
+        // slots), from the stream's clean arena when it serves (no allocation, no reset, a plain
+        // launch; the blocks zero the half the previous launch used), else temporary memory reset
+        // by a kernel that this launch follows (lookback_storage, dispatch/scan.cuh).
+        lookback_storage<Acc> st(name, tiles, s, alloc);
+        static_assert(std::is_same_v<typename lookback_storage<Acc>::state_t, state_t>);
+        const typename agent::params p{in, out, n, op, segs, init, mode, nullptr, nullptr, nullptr};
+        launch_lookback(name, st.after_reset, segmented_lookback_kernel<agent, Ordered, state_t>,
+                        static_cast<unsigned>(tiles), agent::threads, 0, s, p, st.state, st.ticket,
+                        st.cleanup);
+        st.launched();
+        return;
+    }
 
     auto round16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
     const std::size_t word = offsets ? segmented_slot_bytes : 0;
@@ -170,12 +194,6 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     std::int64_t* const verdict = offsets && n > 0 ? mapped_count_slot() : nullptr;
 
     if (n > 0) {
-        segmented_mode mode;
-        mode.exclusive = exclusive;
-        mode.has_init = has_init;
-        mode.in_aligned = aligned16(in);
-        mode.out_aligned = aligned16(out);
-        mode.heads_aligned = heads_aligned;
         const typename agent::params p{in, out, n, op, segs, init, mode, invalid, index,
                                        verdict};
         if (!lookback) {
@@ -190,7 +208,8 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
             const state_t state = state_t::make(base + word + ticket, base + reset, tiles);
             auto* t = reinterpret_cast<unsigned int*>(base + word);
             launch_after_reset(name, segmented_lookback_kernel<agent, Ordered, state_t>,
-                               static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, t);
+                               static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, t,
+                               lookback::arena_cleanup{});
         }
     }
 

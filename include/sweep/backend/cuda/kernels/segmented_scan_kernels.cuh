@@ -95,11 +95,16 @@ __global__ void __launch_bounds__(Agent::threads)
 template <class Agent, bool Ordered, class State>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     segmented_lookback_kernel(const typename Agent::params p, const State state,
-                              unsigned int* ticket) {
+                              unsigned int* ticket, const lookback::arena_cleanup cleanup) {
     wait_for_reset();
     if (p.verdict != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *p.verdict = *p.invalid;
-    // Every block returns here or none does, so no block waits on one that returned.
-    if (p.invalid != nullptr && *p.invalid != 0) return;
+    // Every block returns here or none does, so no block waits on one that returned. (Only the
+    // offsets form has a verdict, and it never takes a clean arena; the cleaning would be owed
+    // all the same.)
+    if (p.invalid != nullptr && *p.invalid != 0) {
+        lookback::leave_clean(cleanup);
+        return;
+    }
     __shared__ typename Agent::shared_storage smem;
     using acc_t = typename Agent::acc_type;
     Agent agent(p, smem);
@@ -110,6 +115,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
                               typename Agent::op_type, State>
         prefix{state, p.op, &smem.tile_prefix};
     agent.run_tile(tile, prefix);
+    lookback::leave_clean(cleanup);
 }
 
 }  // namespace sweep::detail::cuda
