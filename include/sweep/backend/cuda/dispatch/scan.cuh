@@ -129,7 +129,8 @@ void launch_lookback(const char* name, bool after_reset, void (*kernel)(Params..
           "cudaLaunchKernelEx");
 }
 
-/// launch_lookback behind a reset kernel (the segmented scans, which take no arena yet).
+/// launch_lookback behind a reset kernel (the segmented offsets form and small segmented inputs,
+/// whose validation word needs the reset).
 template <class... Params, class... Args>
 void launch_after_reset(const char* name, void (*kernel)(Params...), unsigned grid, int threads,
                         int smem, stream_t s, Args&&... args) {
