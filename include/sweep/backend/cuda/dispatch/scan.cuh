@@ -80,11 +80,15 @@ struct lookback_storage {
         return status_bytes(tiles) + state_t::value_bytes(tiles);
     }
 
-    lookback_storage(const char* name, std::int64_t tiles, stream_t s, const temp_allocator& alloc)
+    /// arena_only: take the stream's clean arena or nothing (in_arena() then says false, and
+    /// nothing was allocated or enqueued): for callers with another way out (few tiles: one block).
+    lookback_storage(const char* name, std::int64_t tiles, stream_t s, const temp_allocator& alloc,
+                     bool arena_only = false)
         // A user resource keeps every temporary byte: only the library's own pool gives way.
         : lease(alloc.self == nullptr ? arena_lease(named_stream(s), (total_bytes(tiles) + 15) / 16 * 16)
                                       : arena_lease()),
-          temp(alloc, lease.states() != nullptr ? 0 : total_bytes(tiles), s) {
+          temp(alloc, lease.states() != nullptr || arena_only ? 0 : total_bytes(tiles), s) {
+        if (lease.states() == nullptr && arena_only) return;
         // std::bad_alloc (from temp) comes before anything is enqueued.
         auto* base = static_cast<unsigned char*>(lease.states() != nullptr ? lease.states() : temp.get());
         const std::size_t status = status_bytes(tiles);
@@ -104,6 +108,9 @@ struct lookback_storage {
         state = state_t::make(base + ticket_bytes, base + status, tiles);
         ticket = reinterpret_cast<unsigned int*>(base);
     }
+
+    /// Whether the states are the clean half of the stream's arena.
+    bool in_arena() const noexcept { return lease.states() != nullptr; }
 
     /// The look-back kernel is enqueued.
     void launched() noexcept { lease.launched(); }
@@ -209,17 +216,14 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
     // tiles' worth, so it would be one partial tile, loaded element by element (int8 at 2^14:
     // 18.8 us against 8.8 us in one block, H100).
     const bool few = tiles <= single_block_max_tiles;
-    if (!Ordered && few) {
-        bool one_block = tiles == 1 || alloc.self != nullptr;
-        if (!one_block) {
-            const arena_lease probe(named_stream(s), lookback_storage<Acc>::total_bytes(tiles));
-            one_block = probe.states() == nullptr;
-        }
-        if (one_block) {
-            scan_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
-            check_launch(name);
-            return;
-        }
+    const bool arena_only = !Ordered && few;  // the look-back kernel only on the clean arena
+    auto one_block = [&] {
+        scan_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
+        check_launch(name);
+    };
+    if (arena_only && (tiles == 1 || alloc.self != nullptr)) {
+        one_block();
+        return;
     }
     if constexpr (bulk_eligible<BulkTuning, Acc, In, Out, Op, F>()) {
         if (!few && mode.in_aligned && mode.out_aligned && device_has_bulk_copy(name)) {
@@ -231,7 +235,11 @@ void launch_scan(const char* name, In in, Out out, std::int64_t n, Op op, F f,
     if (tiles > std::numeric_limits<int>::max())
         throw_invalid_argument(name, "input too large for one launch (more than 2^31 tiles)");
 
-    lookback_storage<Acc> st(name, tiles, s, alloc);
+    lookback_storage<Acc> st(name, tiles, s, alloc, arena_only);
+    if (arena_only && !st.in_arena()) {
+        one_block();
+        return;
+    }
     using state_t = typename lookback_storage<Acc>::state_t;
     if constexpr (agent::stages >= 2) {
         const auto kernel = scan_lookback_pipelined_kernel<agent, Ordered, state_t>;
