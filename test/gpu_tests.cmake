@@ -100,6 +100,8 @@ sweep_add_gpu_test(test_gpu_fuzz_differential gpu/fuzz_differential.cu
 sweep_add_gpu_test(test_gpu_reliability_errors gpu/reliability_errors.cu)
 sweep_add_gpu_test(test_gpu_concurrency gpu/concurrency.cu)
 sweep_add_gpu_test(test_gpu_forward_progress gpu/forward_progress.cu)
+# The library's first call inside a stream capture: its own process (nothing set up before it).
+sweep_add_gpu_test(test_gpu_capture_first_use gpu/capture_first_use.cu)
 sweep_add_gpu_test(test_gpu_large_sizes gpu/large_sizes.cu)
 # sweep::automatic on device, managed and pinned memory and on Thrust iterators.
 sweep_add_gpu_test(test_gpu_automatic gpu/automatic.cu)

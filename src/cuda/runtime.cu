@@ -59,6 +59,29 @@ memory_kind memory_kind_of(const void* p) noexcept {
 
 namespace {
 
+/// Lets this thread make the library's one-time set-up calls (creating the pool, setting kernel
+/// attributes, occupancy queries, the page-locked count slot) while a stream capture is under
+/// way: in global and thread-local capture mode the runtime refuses calls it deems unsafe during
+/// a capture (cudaMemPoolCreate did, when a scan's first use of the default pool was inside a
+/// capture: "operation not permitted when stream is capturing"); relaxed mode lets this thread
+/// make them without invalidating the capture. Restores the thread's mode when it goes.
+struct relaxed_capture_mode {
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    bool exchanged;
+    relaxed_capture_mode() : exchanged(cudaThreadExchangeStreamCaptureMode(&mode) == cudaSuccess) {
+        if (!exchanged) (void)cudaGetLastError();
+    }
+    ~relaxed_capture_mode() {
+        if (exchanged) (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    }
+    relaxed_capture_mode(const relaxed_capture_mode&) = delete;
+    relaxed_capture_mode& operator=(const relaxed_capture_mode&) = delete;
+};
+
+}  // namespace
+
+namespace {
+
 // One pool per device. The release threshold is raised to "keep everything": the default of 0
 // gives memory back to the driver at every synchronization, so a loop of synchronous scans would
 // pay for a fresh mapping each call.
@@ -74,6 +97,7 @@ cudaMemPool_t pool_of(int device) {
         props.location.type = cudaMemLocationTypeDevice;
         props.location.id = device;
         cudaMemPool_t p = nullptr;
+        const relaxed_capture_mode relaxed;
         check(cudaMemPoolCreate(&p, &props), "gpu", "cudaMemPoolCreate");
         unsigned long long keep = ~0ull;
         check(cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep), "gpu",
@@ -122,12 +146,15 @@ void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algori
     static std::mutex m;
     static std::set<std::pair<const void*, int>> done;
     std::lock_guard<std::mutex> lock(m);
-    if (!done.insert(std::make_pair(kernel, device)).second) return;
+    const auto key = std::make_pair(kernel, device);
+    if (done.count(key) != 0) return;
+    const relaxed_capture_mode relaxed;
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_smem),
           algorithm, "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                cudaSharedmemCarveoutMaxShared),
           algorithm, "cudaFuncSetAttribute(PreferredSharedMemoryCarveout)");
+    done.insert(key);  // only once both are set: a failure is tried again by the next call
 }
 
 int resident_blocks(const void* kernel, int threads, const char* algorithm, int dynamic_smem) {
@@ -139,6 +166,7 @@ int resident_blocks(const void* kernel, int threads, const char* algorithm, int 
     const auto key = std::make_tuple(kernel, device, dynamic_smem);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
     int per_sm = 0, sms = 0;
+    const relaxed_capture_mode relaxed;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads,
                                                         static_cast<std::size_t>(dynamic_smem)),
           algorithm, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -274,6 +302,7 @@ namespace {
 struct count_slot {
     std::int64_t* p = nullptr;
     count_slot() {
+        const relaxed_capture_mode relaxed;
         void* q = nullptr;
         if (cudaHostAlloc(&q, sizeof(std::int64_t), cudaHostAllocMapped | cudaHostAllocPortable) ==
             cudaSuccess)

@@ -1,6 +1,7 @@
 // test/gpu/scan_semantics.cu -- sweep::gpu scans beyond the type matrix: non-commutative
 // operators, in place, Thrust iterators, misaligned pointers, real-valued float sums, streams from
 // several host threads, graph capture, user memory resources, and the errors API.md promises.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -369,7 +370,8 @@ TEST_CASE("gpu scans: errors", "[gpu][scan][errors]") {
     }
     SECTION("no temporary memory is std::bad_alloc, before any output is written") {
         failing_resource none;
-        const std::int64_t n = sweep_test::capped(1 << 22);
+        // At least 8 tiles under any size cap: four or fewer run in one block with no temporary.
+        const std::int64_t n = std::max<std::int64_t>(sweep_test::capped(1 << 22), 8 * 4096 + 1);
         device_vector<int> in(n), out(n);
         const auto before = out.download();
         CHECK_THROWS_AS(sweep::inclusive_scan(sweep::gpu.with(none), in.begin(), in.end(), out.begin()),
