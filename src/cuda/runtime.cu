@@ -5,6 +5,8 @@
 #include <cstdlib>
 
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <memory>
 #include <tuple>
 #include <set>
@@ -288,6 +290,24 @@ int clean_state_arenas_made() noexcept {
 
 void synchronize(stream_t s, const char* algorithm) {
     check(cudaStreamSynchronize(s), algorithm, "cudaStreamSynchronize");
+}
+
+std::int64_t wait_for_mapped(const std::int64_t* slot, std::int64_t unset, stream_t s,
+                             const char* algorithm) {
+    const volatile std::int64_t* word = slot;
+    for (unsigned spin = 0;; ++spin) {
+        const std::int64_t v = *word;
+        if (v != unset) return v;
+        if (spin % 256 == 255) {
+            const cudaError_t e = cudaStreamQuery(s);
+            if (e == cudaErrorNotReady) continue;
+            check(e, algorithm, "cudaStreamQuery");
+            const std::int64_t last = *word;  // the stream is done: the write, if any, is visible
+            if (last != unset) return last;
+            throw std::logic_error(std::string(algorithm) +
+                                   ": the kernel finished without writing its result");
+        }
+    }
 }
 
 void memset_async(void* p, std::size_t bytes, stream_t s, const char* algorithm) {

@@ -10,8 +10,10 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <sweep/scan.hpp>
 #include <sweep/segmented_scan.hpp>
 
 #include <thrust/device_vector.h>
@@ -346,12 +348,28 @@ TEST_CASE("gpu segmented scans: on a stream, enqueued back to back", "[gpu][segm
                                     sweep::head_flags(f.flags.begin()), 0, sweep::maximum<>{});
     CHECK(first_difference(a.download(), wa) == -1);
     CHECK(first_difference(b.download(), wb) == -1);
-    // The offsets form validates on the device and waits for the stream before it returns.
+    // The offsets form validates on the device and waits for that verdict before it returns; the
+    // scan itself may still run (since session 9), so the result is read after the stream.
     sweep::segmented_inclusive_scan(sweep::gpu.on(s), in.begin(), in.end(), a.begin(),
                                     sweep::offsets(d.off64.begin(), d.off64.end()));
+    // Stream order: the next call on s reads a after the offsets scan has written it.
+    sweep::inclusive_scan(sweep::gpu.on(s), a.begin(), a.end(), b.begin());
+    cuda_ok(cudaStreamSynchronize(s), "sync");
     sweep::segmented_inclusive_scan(sweep::seq, x.begin(), x.end(), wa.begin(),
                                     sweep::offsets(f.off64.begin(), f.off64.end()));
+    sweep::inclusive_scan(sweep::seq, wa.begin(), wa.end(), wb.begin());
     CHECK(first_difference(a.download(), wa) == -1);
+    CHECK(first_difference(b.download(), wb) == -1);
+    // Bad offsets on a stream: std::invalid_argument, and nothing written, once the stream is done.
+    std::vector<std::int64_t> bad(f.off64.begin(), f.off64.end());
+    if (bad.size() > 2) std::swap(bad[1], bad[bad.size() - 2]);  // no longer nondecreasing
+    device_vector<std::int64_t> dbad(bad);
+    const auto before = b.download();
+    CHECK_THROWS_AS(sweep::segmented_inclusive_scan(sweep::gpu.on(s), in.begin(), in.end(), b.begin(),
+                                                    sweep::offsets(dbad.begin(), dbad.end())),
+                    std::invalid_argument);
+    cuda_ok(cudaStreamSynchronize(s), "sync");
+    CHECK(b.download() == before);
     cudaStreamDestroy(s);
 }
 

@@ -112,6 +112,13 @@ int clean_state_arenas_made() noexcept;
 /// Waits for `s` (the synchronous form of a call).
 void synchronize(stream_t s, const char* algorithm);
 
+/// Waits until a kernel enqueued on `s` has written `*slot` (mapped host memory the caller set to
+/// `unset` before the launch) and returns the value, without waiting for the rest of the stream.
+/// Spins on the word; now and then asks whether `s` has finished or failed without writing it
+/// (a CUDA error: sweep::cuda_error; finished without a write: a std::logic_error, a library bug).
+std::int64_t wait_for_mapped(const std::int64_t* slot, std::int64_t unset, stream_t s,
+                             const char* algorithm);
+
 /// Enqueues a memset of `bytes` at `p` on `s`.
 void memset_async(void* p, std::size_t bytes, stream_t s, const char* algorithm);
 

@@ -192,6 +192,8 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     // written by the scan kernel: no copy on the stream. Without a scan kernel (n == 0) or a slot,
     // a copy.
     std::int64_t* const verdict = offsets && n > 0 ? mapped_count_slot() : nullptr;
+    constexpr std::int64_t no_verdict = -1;  // never a verdict (a few flag bits)
+    if (verdict != nullptr) *static_cast<volatile std::int64_t*>(verdict) = no_verdict;
 
     if (n > 0) {
         const typename agent::params p{in, out, n, op, segs, init, mode, invalid, index,
@@ -214,13 +216,18 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     }
 
     if (offsets) {
+        // The verdict is all the call waits for: the scan kernel's block 0 writes it once the
+        // validation has finished, and the scan runs on (with .on(s), as every scan returns
+        // once enqueued; without, the caller synchronizes). Invalid offsets make every block
+        // of the scan return before it writes anything.
         unsigned bad = 0;
-        if (verdict == nullptr)
+        if (verdict != nullptr) {
+            bad = static_cast<unsigned>(wait_for_mapped(verdict, no_verdict, s, name));
+        } else {
             check(cudaMemcpyAsync(&bad, invalid, sizeof bad, cudaMemcpyDeviceToHost, s), name,
                   "cudaMemcpyAsync");
-        synchronize(s, name);
-        if (verdict != nullptr)
-            bad = static_cast<unsigned>(*static_cast<volatile std::int64_t*>(verdict));
+            synchronize(s, name);
+        }
         if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
         if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");
         if (bad & offsets_last_not_n) throw_invalid_argument(name, "offsets: o[k] != n");

@@ -69,13 +69,21 @@ __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_
     }
 }
 
+/// The offsets check's verdict into the mapped host word the host spins on (wait_for_mapped):
+/// a volatile store, fenced at system scope so that it leaves for the host at once.
+template <class Params>
+__device__ __forceinline__ void publish_verdict(const Params& p) {
+    *static_cast<volatile std::int64_t*>(p.verdict) = static_cast<std::int64_t>(*p.invalid);
+    __threadfence_system();
+}
+
 /// Small inputs: one block scans every tile in order, carrying the prefix. Launched behind the
 /// validation of the offsets (if any) as a programmatic dependent launch.
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads)
     segmented_single_block_kernel(const typename Agent::params p) {
     wait_for_reset();  // the validation word and the tile index are written
-    if (p.verdict != nullptr && threadIdx.x == 0) *p.verdict = *p.invalid;  // for the host
+    if (p.verdict != nullptr && threadIdx.x == 0) publish_verdict(p);  // for the host
     if (p.invalid != nullptr && *p.invalid != 0) return;  // bad offsets: write nothing
     __shared__ typename Agent::shared_storage smem;
     using acc_t = typename Agent::acc_type;
@@ -97,7 +105,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     segmented_lookback_kernel(const typename Agent::params p, const State state,
                               unsigned int* ticket, const lookback::arena_cleanup cleanup) {
     wait_for_reset();
-    if (p.verdict != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *p.verdict = *p.invalid;
+    if (p.verdict != nullptr && blockIdx.x == 0 && threadIdx.x == 0) publish_verdict(p);
     // Every block returns here or none does, so no block waits on one that returned. (Only the
     // offsets form has a verdict, and it never takes a clean arena; the cleaning would be owed
     // all the same.)
