@@ -342,6 +342,31 @@ std::function<void()> enqueue_by_key(std::int64_t n, std::uint64_t salt, cudaStr
     };
 }
 
+/// segmented_inclusive_scan over offsets on `s` (it waits for the offsets' verdict only): the
+/// validation word, the states and the tile index in the arena.
+std::function<void()> enqueue_offsets(std::int64_t n, std::uint64_t salt, cudaStream_t s) {
+    auto g = sweep_test::rng(salt);
+    std::vector<std::int64_t> offs{0};
+    std::vector<std::int32_t> vals(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+        if (i > 0 && g() % 61 == 0) offs.push_back(static_cast<std::int64_t>(i));
+        vals[i] = static_cast<std::int32_t>(g() % 2001) - 1000;
+    }
+    offs.push_back(n);
+    auto dofs = std::make_shared<device_vector<std::int64_t>>(offs);
+    auto dv = std::make_shared<device_vector<std::int32_t>>(vals);
+    auto out = std::make_shared<device_vector<std::int32_t>>(vals.size());
+    sweep::segmented_inclusive_scan(sweep::gpu.on(s), dv->begin(), dv->end(), out->begin(),
+                                    sweep::offsets(dofs->begin(), dofs->end()));
+    std::vector<std::int32_t> want(vals.size());
+    sweep::segmented_inclusive_scan(sweep::seq, vals.begin(), vals.end(), want.begin(),
+                                    sweep::offsets(offs.begin(), offs.end()));
+    return [dofs, dv, out, want = std::move(want), n] {
+        INFO("segmented_inclusive_scan over offsets, n = " << n << ", seed " << sweep_test::seed());
+        CHECK(first_mismatch(out->download(), want) == -1);
+    };
+}
+
 /// Launches of every tile-state layout and path on `s`, back to back: tile counts at the capacity
 /// of an arena's half and one past it (temporary memory and a reset instead), large calls between
 /// small ones, few tiles after many, layouts after one another (a launch's status words where the
@@ -367,6 +392,7 @@ std::vector<std::function<void()>> arena_sequence(cudaStream_t s, std::uint64_t 
             affine16_then{}, 2000 * 128 + 1, k + 10, s, "shared-memory tiles, speculative"));
         checks.push_back(enqueue_copy_if(100000 + 17 * round, k + 11, s));
         checks.push_back(enqueue_by_key(300000 + 31 * round, k + 12, s));
+        checks.push_back(enqueue_offsets(200000 + 7 * round, k + 14, s));
         checks.push_back(enqueue<tiny, true, affine16, affine16_then, blocked<64, 16, affine16>>(
             affine16_then{}, 900 * 1024 + 5, k + 13, s, "shared-memory tiles, blocked, ordered"));
     }

@@ -173,11 +173,35 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     const std::size_t values = round16(lookback ? state_t::value_bytes(tiles) : 0);
     const std::size_t index_bytes =
         indexed ? static_cast<std::size_t>(tiles + 1) * sizeof(std::int64_t) : 0;
-    temp_buffer temp(alloc, reset + values + index_bytes, s);  // bad_alloc before any work
-    auto* base = static_cast<unsigned char*>(temp.get());
+    // The offsets form past four tiles takes the stream's clean arena when all of it fits a half
+    // (its word and states must start zero, as the clean half is; the index is written before it
+    // is read): no allocation, no reset kernel; the scan kernel zeroes the other half.
+    arena_lease lease(lookback && offsets && alloc.self == nullptr
+                          ? arena_lease(named_stream(s), reset + values + index_bytes)
+                          : arena_lease());
+    const bool in_arena = lease.states() != nullptr;
+    lookback::arena_cleanup cleanup{};
+    if (in_arena) {
+        cleanup.words = static_cast<uint4*>(lease.dirty());
+        cleanup.vectors = static_cast<unsigned>(lease.dirty_bytes() / 16);
+    }
+    temp_buffer temp(alloc, in_arena ? 0 : reset + values + index_bytes, s);  // bad_alloc first
+    auto* base = static_cast<unsigned char*>(in_arena ? lease.states() : temp.get());
+    // If the validation is enqueued but the scan kernel is not (a launch that throws), the clean
+    // half is clean no more: zero it again on the stream before the lease lets go of it.
+    struct rezero_on_failure {
+        void* p;
+        std::size_t bytes;
+        stream_t s;
+        bool armed;
+        ~rezero_on_failure() {
+            if (armed && cudaMemsetAsync(p, 0, bytes, static_cast<cudaStream_t>(s)) != cudaSuccess)
+                (void)cudaGetLastError();
+        }
+    } rezero{base, reset + values + index_bytes, s, in_arena};
 
     // The one reset per call (decision 0001): validation word, ticket and status words.
-    if (reset != 0) {
+    if (reset != 0 && !in_arena) {
         const std::size_t vectors = reset / 16;
         constexpr unsigned threads = 256;
         reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + threads - 1) / threads),
@@ -209,9 +233,13 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
         } else {
             const state_t state = state_t::make(base + word + ticket, base + reset, tiles);
             auto* t = reinterpret_cast<unsigned int*>(base + word);
+            // Behind the reset or the validation, whichever came last (programmatic dependent
+            // launch: its blocks wait for that kernel before they read).
             launch_after_reset(name, segmented_lookback_kernel<agent, Ordered, state_t>,
                                static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, t,
-                               lookback::arena_cleanup{});
+                               cleanup);
+            rezero.armed = false;
+            lease.launched();
         }
     }
 
