@@ -259,6 +259,9 @@ arena_record* arena_of(stream_t s) noexcept {
 }  // namespace
 
 arena_lease::arena_lease(stream_t s, std::size_t bytes) noexcept {
+    // Whole 16-byte vectors: the next launch zeroes the bytes recorded here in vectors
+    // (lookback::leave_clean), so a lease that ended mid-vector would leave its tail dirty.
+    bytes = (bytes + 15) / 16 * 16;
     if (bytes > clean_arena_bytes) return;
     arena_record* a = arena_of(s);
     if (a == nullptr) return;

@@ -176,8 +176,11 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     // The offsets form past four tiles takes the stream's clean arena when all of it fits a half
     // (its word and states must start zero, as the clean half is; the index is written before it
     // is read): no allocation, no reset kernel; the scan kernel zeroes the other half.
+    // Whole 16-byte vectors: the next launch zeroes what this one leased in vectors, so a lease
+    // must cover every byte written (the index alone may end half-way through a vector).
+    const std::size_t arena_bytes = round16(reset + values + index_bytes);
     arena_lease lease(lookback && offsets && alloc.self == nullptr
-                          ? arena_lease(named_stream(s), reset + values + index_bytes)
+                          ? arena_lease(named_stream(s), arena_bytes)
                           : arena_lease());
     const bool in_arena = lease.states() != nullptr;
     lookback::arena_cleanup cleanup{};
@@ -198,7 +201,7 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
             if (armed && cudaMemsetAsync(p, 0, bytes, static_cast<cudaStream_t>(s)) != cudaSuccess)
                 (void)cudaGetLastError();
         }
-    } rezero{base, reset + values + index_bytes, s, in_arena};
+    } rezero{base, arena_bytes, s, in_arena};
 
     // The one reset per call (decision 0001): validation word, ticket and status words.
     if (reset != 0 && !in_arena) {
