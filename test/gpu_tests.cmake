@@ -102,6 +102,10 @@ sweep_add_gpu_test(test_gpu_concurrency gpu/concurrency.cu)
 sweep_add_gpu_test(test_gpu_forward_progress gpu/forward_progress.cu)
 # The library's first call inside a stream capture: its own process (nothing set up before it).
 sweep_add_gpu_test(test_gpu_capture_first_use gpu/capture_first_use.cu)
+# Calls without a stream from a translation unit built with per-thread default streams.
+sweep_add_gpu_test(test_gpu_per_thread_stream gpu/per_thread_stream.cu)
+target_compile_options(test_gpu_per_thread_stream PRIVATE
+  $<$<COMPILE_LANGUAGE:CUDA>:--default-stream=per-thread>)
 sweep_add_gpu_test(test_gpu_large_sizes gpu/large_sizes.cu)
 # sweep::automatic on device, managed and pinned memory and on Thrust iterators.
 sweep_add_gpu_test(test_gpu_automatic gpu/automatic.cu)

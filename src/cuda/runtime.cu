@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <memory>
+#include <thread>
 #include <tuple>
 #include <set>
 #include <mutex>
@@ -186,6 +187,7 @@ struct arena_record {
     unsigned char* base;  // two halves of clean_arena_bytes
     int half = 0;         // the clean half, the next launch's
     std::size_t dirty_bytes = 0;  // of the other half, used by the last launch
+    bool retired = false;         // arena_lease::retire: never leased again
     std::mutex lock;
 };
 std::mutex arenas_mutex;
@@ -199,6 +201,13 @@ std::vector<std::unique_ptr<arena_record>> arenas;  // few streams: a linear sea
 void free_arenas_at_exit() {
     std::lock_guard<std::mutex> guard(arenas_mutex);
     for (auto& a : arenas) {
+        // A thread still inside a lease at exit keeps its arena (and its record): freeing it
+        // under that thread would be worse than leaving it to the driver's teardown.
+        if (!a->lock.try_lock()) {
+            a.release();
+            continue;
+        }
+        a->lock.unlock();
         int current = 0;
         if (cudaGetDevice(&current) == cudaSuccess && current != a->device)
             (void)cudaSetDevice(a->device);
@@ -266,6 +275,10 @@ arena_lease::arena_lease(stream_t s, std::size_t bytes) noexcept {
     arena_record* a = arena_of(s);
     if (a == nullptr) return;
     a->lock.lock();
+    if (a->retired) {
+        a->lock.unlock();
+        return;
+    }
     arena_ = a;
     bytes_ = bytes;
     states_ = a->base + static_cast<std::size_t>(a->half) * clean_arena_bytes;
@@ -282,6 +295,10 @@ void arena_lease::launched() noexcept {
     arena_ = nullptr;
 }
 
+void arena_lease::retire() noexcept {
+    if (arena_ != nullptr) static_cast<arena_record*>(arena_)->retired = true;
+}
+
 arena_lease::~arena_lease() {
     if (arena_ != nullptr) static_cast<arena_record*>(arena_)->lock.unlock();
 }
@@ -295,12 +312,24 @@ void synchronize(stream_t s, const char* algorithm) {
     check(cudaStreamSynchronize(s), algorithm, "cudaStreamSynchronize");
 }
 
+namespace {
+/// One step of a host spin: a pause hint (x86), or a yield elsewhere.
+inline void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+}
+}  // namespace
+
 std::int64_t wait_for_mapped(const std::int64_t* slot, std::int64_t unset, stream_t s,
                              const char* algorithm) {
     const volatile std::int64_t* word = slot;
     for (unsigned spin = 0;; ++spin) {
         const std::int64_t v = *word;
         if (v != unset) return v;
+        spin_pause();
         if (spin % 256 == 255) {
             const cudaError_t e = cudaStreamQuery(s);
             if (e == cudaErrorNotReady) continue;

@@ -97,6 +97,9 @@ public:
     /// of the arena (states() and dirty() stay readable). Not called (the launch failed):
     /// nothing changed on the device, nor here.
     void launched() noexcept;
+    /// The clean half could not be made clean again after a failure: no lease on this arena
+    /// from now on (its stream takes temporary memory and a reset).
+    void retire() noexcept;
 
 private:
     void* arena_ = nullptr;  // the arena's record (src/cuda/runtime.cu), locked while held
@@ -109,7 +112,22 @@ private:
 /// How many arenas this process has made so far (tests prove the path is taken).
 int clean_state_arenas_made() noexcept;
 
-/// Waits for `s` (the synchronous form of a call).
+/// The stream a call on `s` enqueued its work on, as a handle that means the same in every
+/// translation unit: `s` itself, or for 0 this translation unit's default stream. An nvcc-compiled
+/// caller built with per-thread default streams launched on its thread's stream, which 0 would
+/// not name inside the library (src/cuda is compiled with the legacy default stream): waiting on
+/// 0 there would not wait for that work. Host-compiled callers enqueue through the precompiled
+/// kernels, which are compiled like the library, so 0 stays 0.
+inline stream_t launch_stream(stream_t s) {
+    if (s != nullptr) return s;
+#if defined(__CUDACC__) && defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+    return cudaStreamPerThread;
+#else
+    return nullptr;
+#endif
+}
+
+/// Waits for `s` (the synchronous form of a call). Callers pass launch_stream(s).
 void synchronize(stream_t s, const char* algorithm);
 
 /// Waits until a kernel enqueued on `s` has written `*slot` (mapped host memory the caller set to

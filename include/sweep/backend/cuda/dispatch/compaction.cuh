@@ -187,7 +187,7 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         check(static_cast<int>(
                   cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
               name, "cudaMemcpyAsync");
-    synchronize(s, name);
+    synchronize(launch_stream(s), name);
     if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
     if (choose_direction) {
         *mirrored = (kept & compaction_mirrored_bit) != 0;
@@ -236,7 +236,7 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
             check_launch(name);
         }
     }
-    synchronize(s, name);
+    synchronize(launch_stream(s), name);
     return kept;
 }
 

@@ -104,7 +104,7 @@ void offsets_to_head_flags(const offset_segments<OffIt>& segs, std::int64_t n, u
     unsigned bad = 0;
     check(static_cast<int>(cudaMemcpyAsync(&bad, word, sizeof bad, cudaMemcpyDeviceToHost, cs)),
           name, "cudaMemcpyAsync");
-    synchronize(s, name);
+    synchronize(launch_stream(s), name);
     if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
     if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");
     if (bad & offsets_last_not_n) throw_invalid_argument(name, "offsets: o[k] != n");
@@ -191,17 +191,21 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     temp_buffer temp(alloc, in_arena ? 0 : reset + values + index_bytes, s);  // bad_alloc first
     auto* base = static_cast<unsigned char*>(in_arena ? lease.states() : temp.get());
     // If the validation is enqueued but the scan kernel is not (a launch that throws), the clean
-    // half is clean no more: zero it again on the stream before the lease lets go of it.
+    // half is clean no more: zero it again on the stream before the lease lets go of it, or, if
+    // even that fails, retire the arena (its stream takes temporary memory from then on).
     struct rezero_on_failure {
+        arena_lease& lease;
         void* p;
         std::size_t bytes;
         stream_t s;
         bool armed;
         ~rezero_on_failure() {
-            if (armed && cudaMemsetAsync(p, 0, bytes, static_cast<cudaStream_t>(s)) != cudaSuccess)
+            if (armed && cudaMemsetAsync(p, 0, bytes, static_cast<cudaStream_t>(s)) != cudaSuccess) {
                 (void)cudaGetLastError();
+                lease.retire();
+            }
         }
-    } rezero{base, arena_bytes, s, in_arena};
+    } rezero{lease, base, arena_bytes, s, in_arena};
 
     // The one reset per call (decision 0001): validation word, ticket and status words.
     if (reset != 0 && !in_arena) {
@@ -253,11 +257,12 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
         // of the scan return before it writes anything.
         unsigned bad = 0;
         if (verdict != nullptr) {
-            bad = static_cast<unsigned>(wait_for_mapped(verdict, no_verdict, s, name));
+            bad = static_cast<unsigned>(
+                wait_for_mapped(verdict, no_verdict, launch_stream(s), name));
         } else {
             check(cudaMemcpyAsync(&bad, invalid, sizeof bad, cudaMemcpyDeviceToHost, s), name,
                   "cudaMemcpyAsync");
-            synchronize(s, name);
+            synchronize(launch_stream(s), name);
         }
         if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
         if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");

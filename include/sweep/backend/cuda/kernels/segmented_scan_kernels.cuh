@@ -106,9 +106,9 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
                               unsigned int* ticket, const lookback::arena_cleanup cleanup) {
     wait_for_reset();
     if (p.verdict != nullptr && blockIdx.x == 0 && threadIdx.x == 0) publish_verdict(p);
-    // Every block returns here or none does, so no block waits on one that returned. (Only the
-    // offsets form has a verdict, and it never takes a clean arena; the cleaning would be owed
-    // all the same.)
+    // Every block returns here or none does, so no block waits on one that returned. The
+    // cleaning of the arena's other half (the offsets form may take an arena) is owed all the
+    // same.
     if (p.invalid != nullptr && *p.invalid != 0) {
         lookback::leave_clean(cleanup);
         return;
