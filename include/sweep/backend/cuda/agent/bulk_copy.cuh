@@ -67,4 +67,15 @@ __device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
 
 #undef SWEEP_BULK_ASM
 
+/// The last, partial tile of a scan on a bulk-copied path (no copy engine for it): the block
+/// copies in[base, base + left) element by element into the tile's `tile_items` slots; the slots
+/// past the end get a copy of in[base], a real value, so that the operator only ever sees values
+/// of the input (the register agent's filler: the same tree in scan_bulk_blocked_agent).
+template <class T, class It>
+__device__ __forceinline__ void fill_partial_tile(T* tile, It in, std::int64_t base,
+                                                  std::int64_t left, std::int64_t tile_items,
+                                                  int tid, int threads) {
+    for (std::int64_t i = tid; i < tile_items; i += threads) tile[i] = in[base + (i < left ? i : 0)];
+}
+
 }  // namespace sweep::detail::cuda::bulk

@@ -156,15 +156,10 @@ struct scan_agent {
         __syncthreads();
 
         maybe<Acc> warp_excl;
-        reg_array<Acc, 1> aggregate;
-        aggregate[0] = smem.warp_totals.get(0);
-        for (int w = 1; w < warps; ++w) {
-            if (w == warp) warp_excl = maybe<Acc>(aggregate[0]);
-            aggregate[0] = static_cast<Acc>(op(aggregate[0], smem.warp_totals.get(w)));
-        }
+        const Acc aggregate = fold_warp_totals(smem.warp_totals, warp, op, warp_excl);
 
         // ---- the tile's prefix --------------------------------------------------------------
-        const maybe<Acc> tile_excl = prefix(tile, aggregate[0]);
+        const maybe<Acc> tile_excl = prefix(tile, aggregate);
 
         // ---- combine: prefix of my first item, then every item --------------------------------
         maybe<Acc> run = combine(tile_excl, warp_excl, op);

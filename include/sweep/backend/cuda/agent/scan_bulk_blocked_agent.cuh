@@ -120,9 +120,8 @@ struct scan_bulk_blocked_agent {
     /// real value (the register agent's filler), so that the operator only sees input values.
     __device__ void load_partial(std::int64_t tile) {
         const std::int64_t base = tile * tile_items;
-        const std::int64_t left = p.n - base;
-        auto* s = reinterpret_cast<in_value*>(data);
-        for (std::int64_t i = tid; i < tile_items; i += threads) s[i] = p.in[base + (i < left ? i : 0)];
+        bulk::fill_partial_tile(reinterpret_cast<in_value*>(data), p.in, base, p.n - base,
+                                tile_items, tid, threads);
     }
 
     /// Scans tile `tile`, whose data is in shared memory. Prefix: as in scan_agent::run_tile.
@@ -162,13 +161,8 @@ struct scan_bulk_blocked_agent {
 
         // ---- pass 2: the tile's aggregate and prefix; each thread's run ------------------------
         maybe<Acc> warp_excl;
-        reg_array<Acc, 1> aggregate;
-        aggregate[0] = h.warp_totals.get(0);
-        for (int w = 1; w < warps; ++w) {
-            if (w == warp) warp_excl = maybe<Acc>(aggregate[0]);
-            aggregate[0] = static_cast<Acc>(op(aggregate[0], h.warp_totals.get(w)));
-        }
-        const maybe<Acc> tile_excl = prefix(tile, aggregate[0]);
+        const Acc aggregate = fold_warp_totals(h.warp_totals, warp, op, warp_excl);
+        const maybe<Acc> tile_excl = prefix(tile, aggregate);
         maybe<Acc> run = combine(tile_excl, warp_excl, op);
         if (lane != 0) run = combine(run, maybe<Acc>(lane_excl), op);
         h.runs.set(tid, run.has ? run.get() : total);

@@ -56,6 +56,21 @@ __device__ __forceinline__ maybe<T> combine(const maybe<T>& a, const maybe<T>& b
     return maybe<T>(static_cast<T>(op(a.get(), b.get())));
 }
 
+/// The block's warp totals folded left to right: returns the tile's aggregate, and sets `before`
+/// to the fold of the warps before `warp` (left as nothing for warp 0). The one association of
+/// every scan agent's block level (the canonical tree's, detail/canonical.hpp).
+template <class T, int Warps, class Op>
+__device__ __forceinline__ T fold_warp_totals(const smem_array<T, Warps>& totals, int warp,
+                                              Op& op, maybe<T>& before) {
+    reg_array<T, 1> aggregate;
+    aggregate[0] = totals.get(0);
+    for (int w = 1; w < Warps; ++w) {
+        if (w == warp) before = maybe<T>(aggregate[0]);
+        aggregate[0] = static_cast<T>(op(aggregate[0], totals.get(w)));
+    }
+    return aggregate[0];
+}
+
 // ---- shuffles of any trivially copyable type, 4 bytes at a time -------------------------------
 
 template <class T>
