@@ -81,10 +81,6 @@ struct relaxed_capture_mode {
     relaxed_capture_mode& operator=(const relaxed_capture_mode&) = delete;
 };
 
-}  // namespace
-
-namespace {
-
 // One pool per device. The release threshold is raised to "keep everything": the default of 0
 // gives memory back to the driver at every synchronization, so a loop of synchronous scans would
 // pay for a fresh mapping each call.
@@ -219,7 +215,8 @@ void free_arenas_at_exit() {
 }
 
 arena_record* arena_of(stream_t s) noexcept {
-    if (s == nullptr || s == cudaStreamPerThread) return nullptr;
+    if (s == cudaStreamPerThread) return nullptr;
+    if (s == nullptr) s = cudaStreamLegacy;  // here 0 is the legacy default stream
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(s, &capture) != cudaSuccess) {
         (void)cudaGetLastError();
@@ -236,16 +233,13 @@ arena_record* arena_of(stream_t s) noexcept {
     for (const auto& a : arenas)
         if (a->device == device && a->stream_id == id) return a.get();
     if (arenas.size() >= static_cast<std::size_t>(max_clean_arenas)) return nullptr;
-    // cudaMalloc is not allowed while another thread captures in global mode; relaxed mode lets
-    // this thread allocate without invalidating that capture.
-    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-    if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return nullptr;
-    }
+    // cudaMalloc is not allowed while another thread captures in global mode: relaxed mode.
     void* base = nullptr;
-    const cudaError_t e = cudaMalloc(&base, 2 * clean_arena_bytes);
-    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    cudaError_t e;
+    {
+        const relaxed_capture_mode relaxed;
+        e = cudaMalloc(&base, 2 * clean_arena_bytes);
+    }
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return nullptr;
@@ -267,7 +261,7 @@ arena_record* arena_of(stream_t s) noexcept {
 }
 }  // namespace
 
-arena_lease::arena_lease(stream_t s, std::size_t bytes) noexcept {
+void arena_lease::acquire(stream_t s, std::size_t bytes) noexcept {
     // Whole 16-byte vectors: the next launch zeroes the bytes recorded here in vectors
     // (lookback::leave_clean), so a lease that ended mid-vector would leave its tail dirty.
     bytes = (bytes + 15) / 16 * 16;
@@ -308,7 +302,7 @@ int clean_state_arenas_made() noexcept {
     return static_cast<int>(arenas.size());
 }
 
-void synchronize(stream_t s, const char* algorithm) {
+void synchronize_stream(stream_t s, const char* algorithm) {
     check(cudaStreamSynchronize(s), algorithm, "cudaStreamSynchronize");
 }
 
@@ -323,8 +317,8 @@ inline void spin_pause() {
 }
 }  // namespace
 
-std::int64_t wait_for_mapped(const std::int64_t* slot, std::int64_t unset, stream_t s,
-                             const char* algorithm) {
+std::int64_t wait_for_mapped_on(const std::int64_t* slot, std::int64_t unset, stream_t s,
+                                const char* algorithm) {
     const volatile std::int64_t* word = slot;
     for (unsigned spin = 0;; ++spin) {
         const std::int64_t v = *word;

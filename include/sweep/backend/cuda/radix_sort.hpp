@@ -103,7 +103,7 @@ void radix_sort(gpu_tag, const P& policy, KeyIt first, std::int64_t n, ValIt val
         cuda::radix_sort_builtin(r);
 #endif
     }
-    if (!policy.has_stream && n > 1) cuda::synchronize(cuda::launch_stream(s), name);
+    if (!policy.has_stream && n > 1) cuda::synchronize(s, name);
 }
 
 }  // namespace sweep::detail

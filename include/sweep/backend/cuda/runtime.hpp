@@ -65,6 +65,23 @@ inline constexpr std::size_t clean_arena_bytes = 192 * 1024;
 /// At most this many arenas per process (two halves each; streams beyond it take the reset path).
 inline constexpr int max_clean_arenas = 64;
 
+/// The stream a call on `s` enqueued its work on, as a handle that means the same in every
+/// translation unit: `s` itself, or for 0 this translation unit's default stream. An nvcc-compiled
+/// caller built with per-thread default streams launched on its thread's stream, which 0 would
+/// not name inside the library (src/cuda is compiled with the legacy default stream): waiting on
+/// 0 there would not wait for that work. Host-compiled callers enqueue through the precompiled
+/// kernels, which are compiled like the library, so 0 stays 0. (Inline, so decided per
+/// translation unit, as everything the headers launch is: one program should not share an
+/// instantiation between translation units compiled in the two modes.)
+inline stream_t launch_stream(stream_t s) {
+    if (s != nullptr) return s;
+#if defined(__CUDACC__) && defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+    return cudaStreamPerThread;
+#else
+    return nullptr;
+#endif
+}
+
 /// A look-back launch's hold on the clean tile-state arena of its stream (on the current
 /// device): library-owned device memory in two halves that take turns. The half a launch gets
 /// is all zero; the launch zeroes the other half, which the launch before it on the stream used
@@ -77,13 +94,13 @@ inline constexpr int max_clean_arenas = 64;
 /// No arena (states() null: the caller resets temporary memory as before) when `s` is being
 /// captured into a graph (a replay may run beside later calls on the stream), is the per-thread
 /// default stream (one handle, many streams), cannot be identified (cudaStreamGetId), when
-/// `bytes` exceed a half, or when the process already holds `max_clean_arenas` arenas. `s` must
-/// not be 0: the caller names the default stream it launches on (cudaStreamLegacy or
-/// cudaStreamPerThread, by its own compilation). Never throws; leaves no CUDA error behind.
+/// `bytes` exceed a half, or when the process already holds `max_clean_arenas` arenas. `s` is
+/// the caller's stream, 0 included (launch_stream names the default stream the caller's
+/// translation unit launches on). Never throws; leaves no CUDA error behind.
 class arena_lease {
 public:
     arena_lease() noexcept = default;  // no arena
-    arena_lease(stream_t s, std::size_t bytes) noexcept;
+    arena_lease(stream_t s, std::size_t bytes) noexcept { acquire(launch_stream(s), bytes); }
     arena_lease(const arena_lease&) = delete;
     arena_lease& operator=(const arena_lease&) = delete;
     ~arena_lease();
@@ -102,6 +119,7 @@ public:
     void retire() noexcept;
 
 private:
+    void acquire(stream_t s, std::size_t bytes) noexcept;  // s: a launch_stream handle
     void* arena_ = nullptr;  // the arena's record (src/cuda/runtime.cu), locked while held
     void* states_ = nullptr;
     void* dirty_ = nullptr;
@@ -112,30 +130,24 @@ private:
 /// How many arenas this process has made so far (tests prove the path is taken).
 int clean_state_arenas_made() noexcept;
 
-/// The stream a call on `s` enqueued its work on, as a handle that means the same in every
-/// translation unit: `s` itself, or for 0 this translation unit's default stream. An nvcc-compiled
-/// caller built with per-thread default streams launched on its thread's stream, which 0 would
-/// not name inside the library (src/cuda is compiled with the legacy default stream): waiting on
-/// 0 there would not wait for that work. Host-compiled callers enqueue through the precompiled
-/// kernels, which are compiled like the library, so 0 stays 0.
-inline stream_t launch_stream(stream_t s) {
-    if (s != nullptr) return s;
-#if defined(__CUDACC__) && defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
-    return cudaStreamPerThread;
-#else
-    return nullptr;
-#endif
-}
+/// The out-of-line waits (src/cuda/runtime.cu); `s` is a launch_stream handle.
+void synchronize_stream(stream_t s, const char* algorithm);
+std::int64_t wait_for_mapped_on(const std::int64_t* slot, std::int64_t unset, stream_t s,
+                                const char* algorithm);
 
-/// Waits for `s` (the synchronous form of a call). Callers pass launch_stream(s).
-void synchronize(stream_t s, const char* algorithm);
+/// Waits for `s` (the synchronous form of a call).
+inline void synchronize(stream_t s, const char* algorithm) {
+    synchronize_stream(launch_stream(s), algorithm);
+}
 
 /// Waits until a kernel enqueued on `s` has written `*slot` (mapped host memory the caller set to
 /// `unset` before the launch) and returns the value, without waiting for the rest of the stream.
 /// Spins on the word; now and then asks whether `s` has finished or failed without writing it
 /// (a CUDA error: sweep::cuda_error; finished without a write: a std::logic_error, a library bug).
-std::int64_t wait_for_mapped(const std::int64_t* slot, std::int64_t unset, stream_t s,
-                             const char* algorithm);
+inline std::int64_t wait_for_mapped(const std::int64_t* slot, std::int64_t unset, stream_t s,
+                                    const char* algorithm) {
+    return wait_for_mapped_on(slot, unset, launch_stream(s), algorithm);
+}
 
 /// Enqueues a memset of `bytes` at `p` on `s`.
 void memset_async(void* p, std::size_t bytes, stream_t s, const char* algorithm);

@@ -161,7 +161,7 @@ Out scan(gpu_tag, const P& policy, const char* name, In first, std::int64_t n, O
     (void)op;
     (void)f;
 #endif
-    if (!policy.has_stream) cuda::synchronize(cuda::launch_stream(s), name);
+    if (!policy.has_stream) cuda::synchronize(s, name);
     return d_first + n;
 }
 

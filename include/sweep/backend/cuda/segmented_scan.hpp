@@ -178,7 +178,7 @@ Out segmented_scan(gpu_tag, const P& policy, const char* name, In first, std::in
                                  static_cast<cuda::builtin_op>(cuda::builtin_op_index<Op, Acc>()),
                                  r);
     (void)op;
-    if (!policy.has_stream) cuda::synchronize(cuda::launch_stream(r.stream), name);
+    if (!policy.has_stream) cuda::synchronize(r.stream, name);
     return d_first + n;
 #else
     constexpr bool offsets = cuda::is_offset_segments_v<Segs>;
@@ -212,7 +212,7 @@ Out segmented_scan(gpu_tag, const P& policy, const char* name, In first, std::in
     cuda::launch_segmented_scan<cuda::default_segmented_tuning<Acc>, ordered, Acc>(
         name, in, out, n, op, dsegs, init_value, Exclusive, has_init_v<Init>,
         seg_traits::aligned16(dsegs), s, alloc);
-    if (!policy.has_stream) cuda::synchronize(cuda::launch_stream(s), name);
+    if (!policy.has_stream) cuda::synchronize(s, name);
     return d_first + n;
 #endif
 }

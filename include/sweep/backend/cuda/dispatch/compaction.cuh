@@ -115,7 +115,7 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     const std::size_t state_bytes =
         (compaction_header_bytes + count_tile_state::status_bytes(tiles) + 15) / 16 * 16;
     arena_lease lease(!single && !choose_direction && slot != nullptr && alloc.self == nullptr
-                          ? arena_lease(named_stream(s), state_bytes)
+                          ? arena_lease(s, state_bytes)
                           : arena_lease());
     const bool in_arena = lease.states() != nullptr;
     const std::size_t bytes =
@@ -139,11 +139,8 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         constexpr unsigned reset_threads = 256;
         const auto reset_blocks =
             static_cast<unsigned>((vectors + reset_threads - 1) / reset_threads);
-        lookback::arena_cleanup cleanup{};
-        if (in_arena) {
-            cleanup.words = static_cast<uint4*>(lease.dirty());
-            cleanup.vectors = static_cast<unsigned>(lease.dirty_bytes() / 16);
-        } else {
+        const lookback::arena_cleanup cleanup = in_arena ? cleanup_of(lease) : lookback::arena_cleanup{};
+        if (!in_arena) {
             bool sampled = false;
             if constexpr (can_mirror) {
                 if (choose_direction) {
@@ -187,7 +184,7 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         check(static_cast<int>(
                   cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
               name, "cudaMemcpyAsync");
-    synchronize(launch_stream(s), name);
+    synchronize(s, name);
     if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
     if (choose_direction) {
         *mirrored = (kept & compaction_mirrored_bit) != 0;
@@ -236,7 +233,7 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
             check_launch(name);
         }
     }
-    synchronize(launch_stream(s), name);
+    synchronize(s, name);
     return kept;
 }
 

@@ -44,16 +44,10 @@ __global__ void reset_tile_states_kernel(uint4* p, std::size_t vectors) {
     if (i < vectors) p[i] = make_uint4(0, 0, 0, 0);
 }
 
-/// The handle of the stream a launch on `s` runs on, as the arena lookup needs it: 0 is the
-/// legacy default stream, or this thread's own default stream when this translation unit was
-/// compiled with per-thread default streams.
-inline stream_t named_stream(stream_t s) {
-    if (s != nullptr) return s;
-#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
-    return cudaStreamPerThread;
-#else
-    return cudaStreamLegacy;
-#endif
+/// What a launch on the clean arena owes: zeroing the half the previous launch used.
+inline lookback::arena_cleanup cleanup_of(const arena_lease& lease) {
+    return lookback::arena_cleanup{static_cast<uint4*>(lease.dirty()),
+                                   static_cast<unsigned>(lease.dirty_bytes() / 16)};
 }
 
 /// The tile states of one look-back launch: the ticket alone in its line, then the status words,
@@ -85,16 +79,14 @@ struct lookback_storage {
     lookback_storage(const char* name, std::int64_t tiles, stream_t s, const temp_allocator& alloc,
                      bool arena_only = false)
         // A user resource keeps every temporary byte: only the library's own pool gives way.
-        : lease(alloc.self == nullptr ? arena_lease(named_stream(s), (total_bytes(tiles) + 15) / 16 * 16)
-                                      : arena_lease()),
-          temp(alloc, lease.states() != nullptr || arena_only ? 0 : total_bytes(tiles), s) {
-        if (lease.states() == nullptr && arena_only) return;
+        : lease(alloc.self == nullptr ? arena_lease(s, total_bytes(tiles)) : arena_lease()),
+          temp(alloc, in_arena() || arena_only ? 0 : total_bytes(tiles), s) {
+        if (!in_arena() && arena_only) return;
         // std::bad_alloc (from temp) comes before anything is enqueued.
-        auto* base = static_cast<unsigned char*>(lease.states() != nullptr ? lease.states() : temp.get());
+        auto* base = static_cast<unsigned char*>(in_arena() ? lease.states() : temp.get());
         const std::size_t status = status_bytes(tiles);
-        if (lease.states() != nullptr) {
-            cleanup.words = static_cast<uint4*>(lease.dirty());
-            cleanup.vectors = static_cast<unsigned>(lease.dirty_bytes() / 16);
+        if (in_arena()) {
+            cleanup = cleanup_of(lease);
             after_reset = false;
         } else {
             // The ticket and the status words (values need none, a slot is read only after its

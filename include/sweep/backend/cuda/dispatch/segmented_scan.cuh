@@ -104,7 +104,7 @@ void offsets_to_head_flags(const offset_segments<OffIt>& segs, std::int64_t n, u
     unsigned bad = 0;
     check(static_cast<int>(cudaMemcpyAsync(&bad, word, sizeof bad, cudaMemcpyDeviceToHost, cs)),
           name, "cudaMemcpyAsync");
-    synchronize(launch_stream(s), name);
+    synchronize(s, name);
     if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
     if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");
     if (bad & offsets_last_not_n) throw_invalid_argument(name, "offsets: o[k] != n");
@@ -180,14 +180,10 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     // must cover every byte written (the index alone may end half-way through a vector).
     const std::size_t arena_bytes = round16(reset + values + index_bytes);
     arena_lease lease(lookback && offsets && alloc.self == nullptr
-                          ? arena_lease(named_stream(s), arena_bytes)
+                          ? arena_lease(s, arena_bytes)
                           : arena_lease());
     const bool in_arena = lease.states() != nullptr;
-    lookback::arena_cleanup cleanup{};
-    if (in_arena) {
-        cleanup.words = static_cast<uint4*>(lease.dirty());
-        cleanup.vectors = static_cast<unsigned>(lease.dirty_bytes() / 16);
-    }
+    const lookback::arena_cleanup cleanup = in_arena ? cleanup_of(lease) : lookback::arena_cleanup{};
     temp_buffer temp(alloc, in_arena ? 0 : reset + values + index_bytes, s);  // bad_alloc first
     auto* base = static_cast<unsigned char*>(in_arena ? lease.states() : temp.get());
     // If the validation is enqueued but the scan kernel is not (a launch that throws), the clean
@@ -257,12 +253,11 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
         // of the scan return before it writes anything.
         unsigned bad = 0;
         if (verdict != nullptr) {
-            bad = static_cast<unsigned>(
-                wait_for_mapped(verdict, no_verdict, launch_stream(s), name));
+            bad = static_cast<unsigned>(wait_for_mapped(verdict, no_verdict, s, name));
         } else {
             check(cudaMemcpyAsync(&bad, invalid, sizeof bad, cudaMemcpyDeviceToHost, s), name,
                   "cudaMemcpyAsync");
-            synchronize(launch_stream(s), name);
+            synchronize(s, name);
         }
         if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
         if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");
