@@ -48,21 +48,21 @@ __host__ __device__ offset_segments<const O*> offsets_as(const void* p, std::int
 template <int IoCap>
 void launch_validate_offsets(const builtin_segments<IoCap>& s, std::int64_t n, unsigned* invalid,
                              std::int64_t* index, std::int64_t tiles, std::int64_t tile_items,
-                             stream_t st, const char* name) {
+                             bool full, stream_t st, const char* name) {
     using B = builtin_segment_kind;
     switch (s.kind) {
         case B::offsets_i32:
             return launch_validate_offsets(offsets_as<std::int32_t>(s.p, s.offset_count), n,
-                                           invalid, index, tiles, tile_items, st, name);
+                                           invalid, index, tiles, tile_items, full, st, name);
         case B::offsets_u32:
             return launch_validate_offsets(offsets_as<std::uint32_t>(s.p, s.offset_count), n,
-                                           invalid, index, tiles, tile_items, st, name);
+                                           invalid, index, tiles, tile_items, full, st, name);
         case B::offsets_i64:
             return launch_validate_offsets(offsets_as<std::int64_t>(s.p, s.offset_count), n,
-                                           invalid, index, tiles, tile_items, st, name);
+                                           invalid, index, tiles, tile_items, full, st, name);
         case B::offsets_u64:
             return launch_validate_offsets(offsets_as<std::uint64_t>(s.p, s.offset_count), n,
-                                           invalid, index, tiles, tile_items, st, name);
+                                           invalid, index, tiles, tile_items, full, st, name);
         default: return;
     }
 }
@@ -125,14 +125,15 @@ struct segment_heads<builtin_segments<IoCap>, Items> {
     template <int Threads>
     __device__ mask_t block_read(const segs_t& s, const std::int64_t* index, std::int64_t tile,
                                  std::int64_t base, std::int64_t n, std::int64_t mine,
-                                 unsigned char* slices, int stride) {
+                                 unsigned char* slices, int stride, bool check, bool& bad) {
         return with_form(s, [&](const auto& sub) -> mask_t {
             using sub_t = std::remove_cvref_t<decltype(sub)>;
             if constexpr (block_heads_v<segment_heads<sub_t, Items>>) {
                 segment_heads<sub_t, Items> h;
                 return h.template block_read<Threads>(sub, index, tile, base, n, mine, slices,
-                                                      stride);
+                                                      stride, check, bad);
             } else {
+                bad = false;
                 return mask_t(0);  // not reached: uses_block(s) holds only for offsets
             }
         });

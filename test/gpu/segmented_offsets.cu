@@ -154,6 +154,18 @@ void check_offsets(const std::vector<T>& x, const std::vector<std::int64_t>& o64
         CHECK(first_difference(out.download(), want) == -1);
     }
     {
+        // Offsets 4 bytes past a 16-byte boundary: the scalar read of the tile's offsets (an
+        // aligned raw pointer takes the 16-byte vector read).
+        INFO("exclusive, int32 offsets, misaligned");
+        std::vector<std::int32_t> shifted(o32.size() + 1, -7);
+        std::copy(o32.begin(), o32.end(), shifted.begin() + 1);
+        device_vector<std::int32_t> ds(shifted);
+        out.poison();
+        sweep::segmented_exclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
+                                        sweep::offsets(ds.begin() + 1, ds.end()), init, op);
+        CHECK(first_difference(out.download(), want) == -1);
+    }
+    {
         INFO("exclusive, int64 offsets, in place");
         device_vector<T> io(x);
         sweep::segmented_exclusive_scan(sweep::gpu, io.begin(), io.end(), io.begin(),
@@ -242,4 +254,101 @@ TEST_CASE("gpu segmented scans, offsets: a Thrust transform iterator as the offs
     sweep::segmented_exclusive_scan(sweep::seq, x.begin(), x.end(), want.begin(),
                                     sweep::offsets(ho.begin(), ho.end()), 4);
     CHECK(first_difference(out.download(), want) == -1);
+}
+
+namespace {
+
+/// Invalid offsets out of place past the one-block sizes: the scan's tiles check the offsets
+/// they read (dispatch/segmented_scan.cuh); every way to break "nondecreasing from 0 to n" must
+/// still throw, the input must stay unchanged, and valid offsets around them must not throw.
+template <class O>
+void check_invalid_in_scan(std::int64_t n, std::uint64_t salt) {
+    using tn = sweep::detail::cuda::default_segmented_tuning<std::int32_t>;
+    const std::int64_t tile = tn::tile_items;
+    auto g = sweep_test::rng(salt);
+    const auto x = random_values<std::int32_t>(static_cast<std::size_t>(n), g);
+    device_vector<std::int32_t> in(x), out(x.size());
+    auto run = [&](const std::vector<std::int64_t>& o64, bool misaligned) {
+        std::vector<O> o(o64.size() + (misaligned ? 1 : 0), O{});
+        std::transform(o64.begin(), o64.end(), o.begin() + (misaligned ? 1 : 0),
+                       [](std::int64_t v) { return static_cast<O>(v); });
+        device_vector<O> d(o);
+        O* const first = d.begin() + (misaligned ? 1 : 0);
+        sweep::segmented_inclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
+                                        sweep::offsets(first, d.end()));
+    };
+    for (const off_case c : {off_case::all_length1, off_case::straddling, off_case::empty_edges,
+                             off_case::mostly_empty}) {
+        const auto good = make_offsets(c, n, tile, tn::items, g);
+        const auto k = static_cast<std::int64_t>(good.size()) - 1;
+        if (k < 4) continue;
+        for (const bool misaligned : {false, true}) {
+            INFO(case_name(c) << ", n = " << n << ", k = " << k << ", offsets of "
+                              << sizeof(O) << " bytes" << (misaligned ? ", misaligned" : ""));
+            CHECK_NOTHROW(run(good, misaligned));
+            auto pick = [&](std::int64_t lo, std::int64_t hi) {  // in [lo, hi)
+                return lo + static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(hi - lo));
+            };
+            // Each perturbation below leaves o[0] == 0 and o[k] == n (so that only the tiles
+            // can see it), and is drawn until it really breaks the order.
+            for (int trial = 0; trial < 12; ++trial) {
+                auto o = good;
+                const int kind = trial % 6;
+                std::string what;
+                if (kind == 0) {  // one interior offset above its successor
+                    const auto j = pick(1, k - 1);
+                    if (o[j + 1] >= n) continue;
+                    o[j] = o[j + 1] + 1 + pick(0, 3);
+                    if (o[j] > n) continue;
+                    what = "o[j] > o[j + 1], j = " + std::to_string(j);
+                } else if (kind == 1) {  // one interior offset below its predecessor
+                    const auto j = pick(2, k);
+                    if (o[j - 1] == 0) continue;
+                    o[j] = o[j - 1] - 1;
+                    what = "o[j] < o[j - 1], j = " + std::to_string(j);
+                } else if (kind == 2) {  // two offsets far apart swapped
+                    const auto a = pick(1, k / 2), b = pick(k / 2, k);
+                    if (o[a] == o[b]) continue;
+                    std::swap(o[a], o[b]);
+                    what = "swapped " + std::to_string(a) + " and " + std::to_string(b);
+                } else if (kind == 3) {  // the last tile's edge: just below n, after an n
+                    if (o[k - 1] != n || k < 2) {
+                        o.insert(o.end() - 1, n);
+                        o.insert(o.end() - 1, n - 1);
+                    } else {
+                        o.insert(o.end() - 1, n - 1);
+                    }
+                    what = "n - 1 after an n (in the tail)";
+                } else if (kind == 4) {  // an offset past n, mid-way
+                    const auto j = pick(1, k);
+                    o[j] = n + 1 + pick(0, 1000);
+                    what = "o[j] > n, j = " + std::to_string(j);
+                } else {  // an offset before the tile it claims, at a tile edge
+                    const auto t = pick(1, (n + tile - 1) / tile);
+                    const auto j = std::lower_bound(o.begin(), o.end(), t * tile) - o.begin();
+                    if (j <= 1 || j >= k) continue;
+                    o[j] = o[j - 1] - 1;
+                    if (o[j] < 0) continue;
+                    what = "decreasing at the edge of tile " + std::to_string(t);
+                }
+                INFO(what);
+                CHECK_THROWS_AS(run(o, misaligned), std::invalid_argument);
+                CHECK(in.download() == x);  // the input untouched (the output may be written)
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gpu segmented scans, offsets: invalid offsets checked by the scan's tiles throw",
+          "[gpu][segmented_scan][errors]") {
+    using tn = sweep::detail::cuda::default_segmented_tuning<std::int32_t>;
+    const std::int64_t tile = tn::tile_items;
+    std::uint64_t salt = 47000;
+    for (const std::int64_t n : {5 * tile, 5 * tile + 3, 61 * tile + 1000}) {
+        check_invalid_in_scan<std::int32_t>(n, salt++);
+        check_invalid_in_scan<std::int64_t>(n, salt++);
+        check_invalid_in_scan<std::uint32_t>(n, salt++);
+    }
 }

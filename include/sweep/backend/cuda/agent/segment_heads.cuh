@@ -256,75 +256,198 @@ template <class OffIt, int Items>
 struct segment_heads<offset_segments<OffIt>, Items> {
     using segs_t = offset_segments<OffIt>;
     using mask_t = head_mask_t<Items>;
+    using off_value = typename std::iterator_traits<OffIt>::value_type;
     static constexpr bool vector = false;
     static constexpr bool block = true;
     static constexpr int io_bytes = 16;
+    // Raw pointers to 4- and 8-byte integers are read as 16-byte vectors when aligned (V offsets
+    // a load): a tile of one-element segments holds as many offsets as elements, and scalar
+    // loads, a few in flight a thread, left its read latency-bound (H200, int32 2^24: 1.8x the
+    // by-key time).
+    static constexpr bool vector_offsets =
+        std::is_pointer_v<OffIt> && std::is_integral_v<off_value> &&
+        (sizeof(off_value) == 4 || sizeof(off_value) == 8);
     __device__ static bool uses_block(const segs_t&) { return true; }
 
     /// Look-behind: as key_heads::behind, but only the last head before the tile is marked (the
     /// only one the look-behind uses): o[index[tile] - 1], the last offset below the tile's first
-    /// element (index[tile] >= 1 for tile >= 1, as o[0] = 0).
+    /// element (index[tile] >= 1 for tile >= 1 and valid offsets, as o[0] = 0; offsets checked
+    /// in the scan kernel may be invalid: then none).
     template <int Steps>
     __device__ std::uint32_t behind(const segs_t& s, std::int64_t lo, int lane,
                                     const std::int64_t* index, std::int64_t tile) {
-        const std::int64_t h = static_cast<std::int64_t>(s.first[index[tile] - 1]);
+        const std::int64_t j = index[tile];
+        if (j < 1) return 0u;
+        const std::int64_t h = static_cast<std::int64_t>(s.first[j - 1]);
         const std::int64_t d = h - lo - lane;  // element lo + 32 s + lane == h
         return d >= 0 && d % warp_threads == 0 && d / warp_threads < Steps
                    ? 1u << static_cast<int>(d / warp_threads)
                    : 0u;
     }
 
+    /// Offset o[j] (value v, the one before it `prev` when has_prev) of a tile of `limit`
+    /// elements from `base`: marks its element if it starts a run (a run of equal offsets, i.e.
+    /// empty segments, is marked by its first entry only, so every byte has one writer) and
+    /// returns whether it breaks the order (outside the tile, or below the one before).
+    __device__ static bool mark(std::int64_t v, std::int64_t prev, bool has_prev,
+                                std::int64_t base, std::int64_t limit, int warp_span,
+                                unsigned char* slices, int stride) {
+        const std::int64_t q = v - base;
+        const bool inside = static_cast<std::uint64_t>(q) < static_cast<std::uint64_t>(limit);
+        if (inside && !(has_prev && v == prev)) {
+            const int e = static_cast<int>(q);
+            slices[(e / warp_span) * stride + e % warp_span] = 1;
+        }
+        return !inside || (has_prev && v < prev);
+    }
+
     /// The heads of tile `tile` ([base, base + Threads * Items)), called by every thread of the
-    /// block (it synchronizes the block twice). `index`: the tile index (validation kernel);
-    /// `slices`: warp w's flag bytes at slices + w * stride, Threads * Items bytes in all, 16-byte
-    /// aligned, which nothing else uses until this returns (the agent's io slices: a warp's own
-    /// slice only ever gets its own flags, so its next use after a __syncwarp is safe).
+    /// block (it synchronizes the block twice). `index`: the tile index (tiles + 1 entries,
+    /// dispatch/segmented_scan.cuh); `slices`: warp w's flag bytes at slices + w * stride,
+    /// Threads * Items bytes in all, 16-byte aligned, which nothing else uses until this returns
+    /// (the agent's io slices: a warp's own slice only ever gets its own flags, so its next use
+    /// after a __syncwarp is safe).
+    ///
+    /// `bad` (the same in every thread): whether the offsets this tile read break "nondecreasing
+    /// from 0 to n". With `check`, the tile also reads its share of the tail [index[tiles],
+    /// count) (offsets that must all be n): the tiles together then read every offset once, and
+    /// offsets are valid iff o[0] == 0, o[count - 1] == n and no tile is bad (proof in
+    /// docs/segmented_scan.md). Whatever the offsets hold, every read stays in [0, count) and
+    /// every mark in the tile; the tile's first element of the input is always a head (so the
+    /// look-back always finds a tile 0 that publishes its prefix).
     template <int Threads>
     __device__ mask_t block_read(const segs_t& s, const std::int64_t* index, std::int64_t tile,
                                  std::int64_t base, std::int64_t n, std::int64_t mine,
-                                 unsigned char* slices, int stride) {
+                                 unsigned char* slices, int stride, bool check, bool& bad) {
         constexpr int warp_span = warp_threads * Items;  // a warp's elements (bytes of its flags)
         constexpr int tile_items = Threads * Items;
         const int tid = static_cast<int>(threadIdx.x);
         const int lane = tid % warp_threads;
         unsigned char* own = slices + (tid / warp_threads) * stride;
-        // Both loads are issued before the block waits: all threads read the same two words.
+        const std::int64_t count = static_cast<std::int64_t>(s.last - s.first);
+        const std::int64_t tiles = (n + tile_items - 1) / tile_items;
+        // The loads are issued before the block waits: all threads read the same words.
         const std::int64_t j0 = index[tile];
         const std::int64_t j1 = index[tile + 1];
+        const std::int64_t jt = check ? index[tiles] : count;
         auto* z = reinterpret_cast<std::uint32_t*>(own);
 #pragma unroll
         for (int i = lane; i < warp_span / 4; i += warp_threads) z[i] = 0;
         __syncthreads();
-        // The offsets in the tile, `batch` loads a thread in flight; every o[j] - base lies in
-        // [0, tile_items) for validated offsets (the test keeps shared memory safe regardless).
-        // A run of equal offsets (empty segments) is marked by its first entry only: o[j - 1]
-        // comes from the lane before (lane 0 loads it), so every byte has one writer.
+        const std::int64_t limit = n - base < tile_items ? n - base : tile_items;
+        bool wrong = j1 < j0;
         const OffIt o = s.first;
-        // Loads a thread in flight: more for long threads (a tile of one-element segments holds
-        // Items offsets a thread), 4 otherwise (ptxas sm_90: 8 took int32 128 x 16 from 56 to 70
-        // registers, int8 128 x 64 stayed at 96).
-        constexpr int batch = Items >= 32 ? 8 : 4;
-        for (std::int64_t b = j0; b < j1; b += batch * Threads) {  // uniform over the block
-            std::int64_t q[batch], r[batch];
+        bool vectors = false;
+        if constexpr (vector_offsets) {
+            vectors = reinterpret_cast<std::uintptr_t>(o) % 16 == 0;  // uniform
+        }
+        if (vectors) {
+            if constexpr (vector_offsets) {
+                // Whole vectors over [j0, j1), U a thread in flight (int32: 2048 offsets a block
+                // a round, a tile of 128 x 16 one-element segments in one). A warp takes U * 32
+                // consecutive vectors a round, lane l the l-th of each 32, so that the offset
+                // before a vector's first is the last of the lane before (of lane 31 the step
+                // before, for lane 0), loaded only by lane 0 at the warp's first step. The
+                // arithmetic is the offsets' own (32-bit for 4-byte offsets, which cannot
+                // describe n >= 2^32 validly; the index kernel rejects o[count - 1] != n).
+                using UT = std::make_unsigned_t<off_value>;
+                constexpr int V = 16 / static_cast<int>(sizeof(off_value));
+                constexpr int U = 4;
+                constexpr int warp_vectors = U * warp_threads;
+                const auto* ov = reinterpret_cast<const uint4*>(o);
+                const std::int64_t vfirst = j0 / V;
+                const std::int64_t vend = (j1 + V - 1) / V;
+                const std::int64_t vfull = count / V;  // vectors wholly inside [0, count)
+                const UT ubase = static_cast<UT>(base);
+                const int w = tid / warp_threads;
+                for (std::int64_t vb = vfirst + std::int64_t{w} * warp_vectors; vb < vend;
+                     vb += std::int64_t{Threads} / warp_threads * warp_vectors) {  // warp-uniform
+                    uint4 raw[U];
 #pragma unroll
-            for (int u = 0; u < batch; ++u) {
-                const std::int64_t jj = b + std::int64_t{u} * Threads + tid;
-                q[u] = jj < j1 ? static_cast<std::int64_t>(o[jj]) - base : -1;
-                r[u] = lane == 0 && jj > j0 && jj < j1 ? static_cast<std::int64_t>(o[jj - 1]) - base
-                                                      : -1;
+                    for (int u = 0; u < U; ++u) {
+                        const std::int64_t vi = vb + u * warp_threads + lane;
+                        raw[u] = uint4{0, 0, 0, 0};
+                        if (vi < vfull && vi < vend) {
+                            raw[u] = ov[vi];
+                        } else if (vi < vend) {  // the last offsets: no read past o[count - 1]
+                            off_value part[V] = {};
+#pragma unroll
+                            for (int i = 0; i < V; ++i)
+                                if (vi * V + i < count) part[i] = o[vi * V + i];
+                            std::memcpy(&raw[u], part, sizeof(part));
+                        }
+                    }
+                    off_value carry = lane == 0 && vb * V > j0 ? o[vb * V - 1] : off_value{};
+#pragma unroll
+                    for (int u = 0; u < U; ++u) {
+                        const std::int64_t vi = vb + u * warp_threads + lane;
+                        off_value e[V];
+                        std::memcpy(e, &raw[u], sizeof(e));
+                        const off_value from_left = __shfl_up_sync(full_mask, e[V - 1], 1);
+                        const off_value from_last = __shfl_sync(full_mask, e[V - 1], warp_threads - 1);
+                        off_value prev = lane == 0 ? carry : from_left;
+                        carry = from_last;  // lane 0's next step follows lane 31's vector
+                        // The elements of [j0, j1) in this vector: [lo, hi) of its V.
+                        const std::int64_t first = vi * V;
+                        const int lo = first >= j0 ? 0 : static_cast<int>(j0 - first);
+                        const int hi = vi >= vend ? 0
+                                       : j1 - first >= V ? V
+                                                         : static_cast<int>(j1 - first);
+#pragma unroll
+                        for (int i = 0; i < V; ++i) {
+                            const off_value v = e[i];
+                            if (i >= lo && i < hi) {
+                                const bool has_prev = first + i > j0;
+                                const UT q = static_cast<UT>(static_cast<UT>(v) - ubase);
+                                const bool inside = static_cast<std::uint64_t>(q) <
+                                                    static_cast<std::uint64_t>(limit);
+                                if (inside && !(has_prev && v == prev)) {
+                                    const int el = static_cast<int>(q);
+                                    slices[(el / warp_span) * stride + el % warp_span] = 1;
+                                }
+                                wrong |= !inside || (has_prev && v < prev);
+                            }
+                            prev = v;
+                        }
+                    }
+                }
             }
+        } else {
+            // Scalar loads, `batch` a thread in flight: more for long threads (a tile of
+            // one-element segments holds Items offsets a thread), 4 otherwise (ptxas sm_90: 8
+            // took int32 128 x 16 from 56 to 70 registers, int8 128 x 64 stayed at 96). o[j - 1]
+            // comes from the lane before (lane 0 loads it).
+            constexpr int batch = Items >= 32 ? 8 : 4;
+            for (std::int64_t b = j0; b < j1; b += batch * Threads) {  // uniform over the block
+                std::int64_t v[batch], r[batch];
 #pragma unroll
-            for (int u = 0; u < batch; ++u) {
-                const std::int64_t before = __shfl_up_sync(full_mask, q[u], 1);
-                if (lane != 0) r[u] = before;  // lane - 1 holds o[jj - 1] (jj - 1 >= j0)
-                if (static_cast<std::uint64_t>(q[u]) < static_cast<std::uint64_t>(tile_items) &&
-                    q[u] != r[u]) {
-                    const int e = static_cast<int>(q[u]);
-                    slices[(e / warp_span) * stride + e % warp_span] = 1;
+                for (int u = 0; u < batch; ++u) {
+                    const std::int64_t jj = b + std::int64_t{u} * Threads + tid;
+                    v[u] = jj < j1 ? static_cast<std::int64_t>(o[jj]) : 0;
+                    r[u] = lane == 0 && jj > j0 && jj < j1 ? static_cast<std::int64_t>(o[jj - 1])
+                                                          : 0;
+                }
+#pragma unroll
+                for (int u = 0; u < batch; ++u) {
+                    const std::int64_t jj = b + std::int64_t{u} * Threads + tid;
+                    const std::int64_t before = __shfl_up_sync(full_mask, static_cast<long long>(v[u]), 1);
+                    if (lane != 0) r[u] = before;  // lane - 1 holds o[jj - 1] (jj - 1 >= j0)
+                    if (jj < j1)
+                        wrong |= mark(v[u], r[u], jj > j0, base, limit, warp_span, slices, stride);
                 }
             }
         }
-        __syncthreads();
+        if (check && jt < count) {
+            // This tile's share of the tail: offsets that must all be n (trailing empty
+            // segments and o[count - 1]); spread over the tiles so that a long tail costs no
+            // single block much.
+            const std::int64_t share = (count - jt + tiles - 1) / tiles;
+            const std::int64_t lo = jt + tile * share;
+            const std::int64_t hi = lo + share < count ? lo + share : count;
+            for (std::int64_t j = lo + tid; j < hi; j += Threads)
+                wrong |= static_cast<std::int64_t>(o[j]) != n;
+        }
+        bad = __syncthreads_or(wrong) != 0;
         // My Items bytes (0 or 1) as bits: 4 bytes b0..b3 of a word w give b0 | b1 << 1 | b2 << 2
         // | b3 << 3 = (w * 0x10204080) >> 28 (the partial products never overlap: no carries).
         const unsigned char* f = own + lane * Items;
@@ -349,6 +472,7 @@ struct segment_heads<offset_segments<OffIt>, Items> {
             for (int i = 0; i < Items; ++i)
                 if (f[i] != 0) m |= head_bit<Items>(i);
         }
+        if (mine == 0) m |= 1;  // element 0 (o[0] == 0 marks it when the offsets are valid)
         if (mine + Items > n) {  // past the end: heads (the padding joins no real segment)
 #pragma unroll
             for (int i = 0; i < Items; ++i)

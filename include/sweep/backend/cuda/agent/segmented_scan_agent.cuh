@@ -50,11 +50,34 @@ struct segmented_params {
     Segs segs;
     reg_array<Acc, 1> init;
     segmented_mode mode;
-    const unsigned* invalid;  // nonzero: the offsets failed validation, write nothing (or null)
-    const std::int64_t* tile_index;  // block-derived heads (offsets): the validation kernel's
+    // The offsets form (else all null). Checked before the scan (`checked` null): the
+    // validation kernel has set `invalid` (nonzero: write nothing) and block 0 copies it to
+    // `verdict`. Checked in the scan (`checked` set: dispatch/segmented_scan.cuh): every tile
+    // adds what it found to `invalid` and counts itself in `checked`; the last to count copies
+    // `invalid` to `verdict`.
+    unsigned* invalid;
+    const std::int64_t* tile_index;  // block-derived heads (offsets): the index kernel's
                                      // index, tiles + 1 entries (else null)
-    std::int64_t* verdict;  // mapped host memory: block 0 copies *invalid there (or null)
+    std::int64_t* verdict;  // mapped host memory (or null)
+    unsigned* checked;      // tiles that have checked their offsets (or null)
 };
+
+/// Bits of the offsets' validation word (one per message of detail::validate_offsets, in its
+/// order).
+enum : unsigned {
+    offsets_first_not_zero = 1,
+    offsets_decreasing = 2,
+    offsets_last_not_n = 4,
+};
+
+/// The offsets check's verdict into the mapped host word the host spins on (wait_for_mapped):
+/// a volatile store, fenced at system scope so that it leaves for the host at once.
+template <class Params>
+__device__ __forceinline__ void publish_verdict(const Params& p) {
+    *static_cast<volatile std::int64_t*>(p.verdict) =
+        static_cast<std::int64_t>(*static_cast<volatile unsigned*>(p.invalid));
+    __threadfence_system();
+}
 
 /// Whether a form's heads can be found before a tile (segment_heads::behind), and whether a
 /// prefix service lets the agent look behind instead of back (segmented_prefix.cuh).
@@ -220,9 +243,24 @@ struct segmented_scan_agent {
         if constexpr (block_heads) {
             if (heads_t::uses_block(p.segs)) {  // uniform over the grid
                 unsigned char* slices = flags_in_io ? &smem.io[0][0] : smem.flags;
+                const bool check = p.checked != nullptr;  // uniform over the grid
+                bool bad = false;
                 h = heads.template block_read<threads>(p.segs, p.tile_index, tile, base, n, mine,
-                                                       slices, flag_stride);
+                                                       slices, flag_stride, check, bad);
                 by_block = true;
+                if (check && tid == 0) {
+                    // What this tile found, then the count; the tile that completes the count
+                    // reads every tile's findings (each fenced before its count) and tells the
+                    // host, while the scan goes on.
+                    if (bad) atomicOr(p.invalid, offsets_decreasing);
+                    __threadfence();
+                    const unsigned done = atomicAdd(p.checked, 1u) + 1u;
+                    if (p.verdict != nullptr &&
+                        std::int64_t{done} == (n + tile_items - 1) / tile_items) {
+                        __threadfence();
+                        publish_verdict(p);
+                    }
+                }
             }
         }
         if constexpr (per_warp_heads) {

@@ -2,10 +2,12 @@
 // validates offsets (and indexes them by tile), sizes the temporary storage, resets the tile
 // states and launches, as the scan does (dispatch/scan.cuh). No algorithm logic here.
 //
-// Offsets: a validation kernel reads them once and sets bits of a word in temporary memory; the
-// scan kernels read that word first and, if it is set, write nothing; the word then comes back
-// to the host, which throws std::invalid_argument. So the offsets form waits for its stream
-// before it returns, even with .on(s) (as copy_if does: its result must be known to return).
+// Offsets: bits of a word in temporary memory say what is wrong with them, and the word comes
+// back to the host, which throws std::invalid_argument; so the offsets form waits for that
+// verdict before it returns, even with .on(s). In place (and for one-block sizes) a validation
+// kernel reads every offset first and the scan kernels, if the word is set, write nothing; out
+// of place the scan's tiles check the offsets they read anyway, and the tile index kernel only
+// the first and the last (docs/segmented_scan.md).
 #pragma once
 
 #include <cstdint>
@@ -40,20 +42,23 @@ bool segments_are_offsets(const Segs&) {
 /// Enqueues the validation of k + 1 >= 1 offsets against n (bits into *invalid) and, if `index`
 /// is not null, the tile index of tiles of `tile_items` (tiles + 1 entries: kernels/
 /// segmented_scan_kernels.cuh).
+/// `full`: check every offset (else only the first and the last: the scan's tiles check the
+/// rest, validate_offsets_kernel).
 template <class OffIt>
 void launch_validate_offsets(const offset_segments<OffIt>& segs, std::int64_t n,
                              unsigned* invalid, std::int64_t* index, std::int64_t tiles,
-                             std::int64_t tile_items, stream_t s, const char* name) {
+                             std::int64_t tile_items, bool full, stream_t s, const char* name) {
     const auto count = static_cast<std::int64_t>(segs.last - segs.first);
     constexpr int threads = 256;
     const std::int64_t bounds = tiles + 1;  // boundaries to search, a group of lanes each
     const int group = index == nullptr ? 1 : index_search_group(bounds);
     const std::int64_t searchers = index == nullptr ? 0 : bounds * group;
-    const std::int64_t work = count > searchers ? count : searchers;
+    const std::int64_t work = full && count > searchers ? count : searchers;
     const std::int64_t want = (work + threads - 1) / threads;
     const auto blocks = static_cast<unsigned>(want < 4096 ? (want > 0 ? want : 1) : 4096);
     auto launch = [&](auto kernel) {
-        kernel<<<blocks, threads, 0, s>>>(segs.first, count, n, invalid, index, tiles, tile_items);
+        kernel<<<blocks, threads, 0, s>>>(segs.first, count, n, invalid, index, tiles, tile_items,
+                                          full);
     };
     switch (group) {
         case 32: launch(validate_offsets_kernel<32, OffIt>); break;
@@ -67,7 +72,7 @@ void launch_validate_offsets(const offset_segments<OffIt>& segs, std::int64_t n,
 }
 template <class Segs>
 void launch_validate_offsets(const Segs&, std::int64_t, unsigned*, std::int64_t*, std::int64_t,
-                             std::int64_t, stream_t, const char*) {}
+                             std::int64_t, bool, stream_t, const char*) {}
 
 /// Element o[j] starts a segment, for j < count - 1 (the last offset is n): flags[o[j]] = 1.
 /// Offsets outside [0, n) are skipped: n itself starts an empty segment at the end (valid);
@@ -94,7 +99,7 @@ void offsets_to_head_flags(const offset_segments<OffIt>& segs, std::int64_t n, u
     check(static_cast<int>(cudaMemsetAsync(word, 0, sizeof(unsigned), cs)), name, "cudaMemsetAsync");
     check(static_cast<int>(cudaMemsetAsync(flags, 0, static_cast<std::size_t>(n), cs)), name,
           "cudaMemsetAsync");
-    launch_validate_offsets(segs, n, word, nullptr, 0, 1, s, name);
+    launch_validate_offsets(segs, n, word, nullptr, 0, 1, true, s, name);
     const auto count = static_cast<std::int64_t>(segs.last - segs.first);
     constexpr int threads = 256;
     const std::int64_t want = (count + threads - 1) / threads;
@@ -108,6 +113,15 @@ void offsets_to_head_flags(const offset_segments<OffIt>& segs, std::int64_t n, u
     if (bad & offsets_first_not_zero) throw_invalid_argument(name, "offsets: o[0] != 0");
     if (bad & offsets_decreasing) throw_invalid_argument(name, "offsets: not nondecreasing");
     if (bad & offsets_last_not_n) throw_invalid_argument(name, "offsets: o[k] != n");
+}
+
+/// Whether the output may share storage with the input: the same pointer (a scan in place);
+/// anything but two raw pointers counts as maybe (a fancy input may read the output's memory).
+template <class In, class Out>
+bool may_share_storage(In in, Out out) {
+    if constexpr (std::is_pointer_v<In> && std::is_pointer_v<Out>)
+        return static_cast<const void*>(in) == static_cast<const void*>(out);
+    else return true;
 }
 
 template <class T>
@@ -157,7 +171,8 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
         // by a kernel that this launch follows (lookback_storage, dispatch/scan.cuh).
         lookback_storage<Acc> st(name, tiles, s, alloc);
         static_assert(std::is_same_v<typename lookback_storage<Acc>::state_t, state_t>);
-        const typename agent::params p{in, out, n, op, segs, init, mode, nullptr, nullptr, nullptr};
+        const typename agent::params p{in,   out,  n,       op,      segs,   init,
+                                       mode, nullptr, nullptr, nullptr, nullptr};
         launch_lookback(name, st.after_reset, segmented_lookback_kernel<agent, Ordered, state_t>,
                         static_cast<unsigned>(tiles), agent::threads, 0, s, p, st.state, st.ticket,
                         st.cleanup);
@@ -166,6 +181,12 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     }
 
     auto round16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
+    // Offsets past the one-block sizes, out of place: checked by the scan's tiles as they read
+    // them (each offset read once, as by the by-key form's keys), the index kernel checking only
+    // the first and the last; invalid ones still throw, but the output may have been written.
+    // In place (or maybe): checked by a kernel of their own before the scan, which writes
+    // nothing then, so that a call that throws leaves its input unchanged.
+    const bool checked_in_scan = lookback && offsets && !may_share_storage(in, out);
     const std::size_t word = offsets ? segmented_slot_bytes : 0;
     const std::size_t ticket = lookback ? segmented_slot_bytes : 0;
     const std::size_t status = lookback ? state_t::status_bytes(tiles) : 0;
@@ -213,8 +234,12 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     }
     unsigned* invalid = offsets ? reinterpret_cast<unsigned*>(base) : nullptr;
     auto* index = indexed ? reinterpret_cast<std::int64_t*>(base + reset + values) : nullptr;
+    // The tiles' count (checked in the scan): in the word's slot, zero with it.
+    unsigned* const checked =
+        checked_in_scan ? reinterpret_cast<unsigned*>(base + segmented_slot_bytes / 2) : nullptr;
     if (offsets)
-        launch_validate_offsets(segs, n, invalid, index, tiles, agent::tile_items, s, name);
+        launch_validate_offsets(segs, n, invalid, index, tiles, agent::tile_items,
+                                !checked_in_scan, s, name);
     // The verdict comes back through this thread's mapped host word (compaction's count slot),
     // written by the scan kernel: no copy on the stream. Without a scan kernel (n == 0) or a slot,
     // a copy.
@@ -223,8 +248,9 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     if (verdict != nullptr) *static_cast<volatile std::int64_t*>(verdict) = no_verdict;
 
     if (n > 0) {
-        const typename agent::params p{in, out, n, op, segs, init, mode, invalid, index,
-                                       verdict};
+        const typename agent::params p{in,   out,   n,       op,     segs,
+                                       init, mode,  invalid, index,  verdict,
+                                       checked};
         if (!lookback) {
             if (reset != 0 || offsets) {
                 launch_after_reset(name, segmented_single_block_kernel<agent>, 1, agent::threads, 0,
@@ -248,9 +274,10 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
 
     if (offsets) {
         // The verdict is all the call waits for: the scan kernel's block 0 writes it once the
-        // validation has finished, and the scan runs on (with .on(s), as every scan returns
-        // once enqueued; without, the caller synchronizes). Invalid offsets make every block
-        // of the scan return before it writes anything.
+        // validation kernel has finished (invalid offsets then make every block of the scan
+        // return before it writes anything), or, checked in the scan, the last tile to check
+        // its offsets; the scan runs on (with .on(s), as every scan returns once enqueued;
+        // without, the caller synchronizes).
         unsigned bad = 0;
         if (verdict != nullptr) {
             bad = static_cast<unsigned>(wait_for_mapped(verdict, no_verdict, s, name));

@@ -10,13 +10,6 @@
 
 namespace sweep::detail::cuda {
 
-/// Bits of the validation word (one per message of detail::validate_offsets, in its order).
-enum : unsigned {
-    offsets_first_not_zero = 1,
-    offsets_decreasing = 2,
-    offsets_last_not_n = 4,
-};
-
 /// Threads that search the tile index's boundaries (below) in one wave of the device (132 SMs x
 /// 2048 threads on the H200): groups * Group at most this many.
 inline constexpr std::int64_t index_search_threads = std::int64_t{1} << 18;
@@ -35,12 +28,13 @@ inline int index_search_group(std::int64_t bounds) {
 /// t = 0 .. tiles, each boundary searched by a group of `Group` lanes (group_lower_bound:
 /// log_(Group+1)(k) dependent loads; the dispatch picks the widest group for which every
 /// boundary's group fits in one wave of the device). The searches stay in [0, count) whatever
-/// the offsets hold; an index built over invalid offsets is never used (the scan kernels check
-/// *invalid first).
+/// the offsets hold. `full`: every pair is checked here, and the scan kernels check *invalid
+/// first (an index built over invalid offsets is never used); else only o[0] and o[count - 1],
+/// and the scan's tiles check the rest as they read it (agent/segment_heads.cuh block_read).
 template <int Group, class OffIt>
 __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_t n,
                                         unsigned* invalid, std::int64_t* index, std::int64_t tiles,
-                                        std::int64_t tile_items) {
+                                        std::int64_t tile_items, bool full) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     // The scan kernel behind this one (a programmatic dependent launch) may start its blocks; they
     // wait for this grid to finish (griddepcontrol.wait) before they read what it writes.
@@ -49,7 +43,7 @@ __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_
     const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
     const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     bool decreasing = false;
-    for (std::int64_t j = first + 1; j < count; j += stride)
+    for (std::int64_t j = first + 1; full && j < count; j += stride)
         decreasing |= static_cast<std::int64_t>(o[j]) < static_cast<std::int64_t>(o[j - 1]);
     if (__any_sync(0xffffffffu, decreasing) && threadIdx.x % 32 == 0)
         atomicOr(invalid, offsets_decreasing);
@@ -67,14 +61,6 @@ __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_
         const std::int64_t j = group_lower_bound<Group>(o, count, target, lane);
         if (lane % Group == 0) index[t] = j;
     }
-}
-
-/// The offsets check's verdict into the mapped host word the host spins on (wait_for_mapped):
-/// a volatile store, fenced at system scope so that it leaves for the host at once.
-template <class Params>
-__device__ __forceinline__ void publish_verdict(const Params& p) {
-    *static_cast<volatile std::int64_t*>(p.verdict) = static_cast<std::int64_t>(*p.invalid);
-    __threadfence_system();
 }
 
 /// Small inputs: one block scans every tile in order, carrying the prefix. Launched behind the
@@ -105,11 +91,13 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     segmented_lookback_kernel(const typename Agent::params p, const State state,
                               unsigned int* ticket, const lookback::arena_cleanup cleanup) {
     wait_for_reset();
-    if (p.verdict != nullptr && blockIdx.x == 0 && threadIdx.x == 0) publish_verdict(p);
+    const bool checked_first = p.invalid != nullptr && p.checked == nullptr;
+    if (checked_first && p.verdict != nullptr && blockIdx.x == 0 && threadIdx.x == 0)
+        publish_verdict(p);
     // Every block returns here or none does, so no block waits on one that returned. The
     // cleaning of the arena's other half (the offsets form may take an arena) is owed all the
     // same.
-    if (p.invalid != nullptr && *p.invalid != 0) {
+    if (checked_first && *p.invalid != 0) {
         lookback::leave_clean(cleanup);
         return;
     }
