@@ -28,10 +28,16 @@ struct segmented_tuning_for {
 // half the tiles, so half the look-back waits per byte (the wait, not the loads, limits a tile
 // without a head: perf/notes-gpu.md 2, 10, 11). NOT YET MEASURED: `sweep_perf_gpu_segmented
 // tune 28` prints both side by side; revert to 32 if 64 loses there.
-template <> struct segmented_tuning_for<1> { using type = scan_tuning<128, 64, 1>; };
-template <> struct segmented_tuning_for<2> { using type = scan_tuning<128, 32, 1>; };
-template <> struct segmented_tuning_for<4> { using type = scan_tuning<128, 16, 1>; };
-template <> struct segmented_tuning_for<8> { using type = scan_tuning<128, 8, 1>; };
+// MinBlocks (a register cap): the offsets form's kernel reads and checks its tile's offsets
+// (agent/segment_heads.cuh block_read), and ptxas, uncapped, gave it 102-127 registers (4-5
+// blocks an SM; by key 56-96), which made it 1.4x slower than before at every segment length
+// (H100, session 10). Capped at what keeps it free of spills (ptxas sm_90, int32 and int64
+// offsets: 1-byte values 96 registers at 5 blocks, 2-byte 79-80 at 6, 4- and 8-byte 60-64 at 8;
+// the by-key kernels stay below the caps: 96, 64, 56, 56).
+template <> struct segmented_tuning_for<1> { using type = scan_tuning<128, 64, 1, 1, 0, 5>; };
+template <> struct segmented_tuning_for<2> { using type = scan_tuning<128, 32, 1, 1, 0, 6>; };
+template <> struct segmented_tuning_for<4> { using type = scan_tuning<128, 16, 1, 1, 0, 8>; };
+template <> struct segmented_tuning_for<8> { using type = scan_tuning<128, 8, 1, 1, 0, 8>; };
 
 template <class Acc>
 using default_segmented_tuning = typename segmented_tuning_for<sizeof(Acc)>::type;
