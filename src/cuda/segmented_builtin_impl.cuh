@@ -46,6 +46,11 @@ __host__ __device__ offset_segments<const O*> offsets_as(const void* p, std::int
 }
 
 template <int IoCap>
+std::int64_t offsets_count(const builtin_segments<IoCap>& s) {
+    return is_offsets_kind(s.kind) ? s.offset_count : 0;
+}
+
+template <int IoCap>
 void launch_validate_offsets(const builtin_segments<IoCap>& s, std::int64_t n, unsigned* invalid,
                              std::int64_t* index, std::int64_t tiles, std::int64_t tile_items,
                              bool full, stream_t st, const char* name) {

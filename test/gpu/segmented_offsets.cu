@@ -39,6 +39,7 @@ enum class off_case {
     edges,          // boundaries at t*tile - 1, t*tile, t*tile + 1, warp and thread edges
     empty_edges,    // the same, each boundary repeated 1-5 times; runs at 0 and n too
     mostly_empty,   // ~n/50 boundaries, then 300000 empty segments spread over a few spots
+    short_runs,     // segments of 1-8 elements (dense offsets: checked by the scan's tiles)
 };
 const char* case_name(off_case c) {
     switch (c) {
@@ -48,12 +49,14 @@ const char* case_name(off_case c) {
     case off_case::edges: return "boundaries on tile/warp/thread edges";
     case off_case::empty_edges: return "runs of empty segments on the edges";
     case off_case::mostly_empty: return "k >> n: mostly empty segments";
+    case off_case::short_runs: return "segments of 1-8 elements";
     }
     return "?";
 }
 constexpr off_case all_cases[] = {off_case::all_length1, off_case::one_segment,
                                   off_case::straddling,  off_case::edges,
-                                  off_case::empty_edges, off_case::mostly_empty};
+                                  off_case::empty_edges, off_case::mostly_empty,
+                                  off_case::short_runs};
 
 /// Valid offsets (0 = o[0] <= ... <= o[k] = n) of case `c` for tiles of `tile` elements and
 /// `items` a thread.
@@ -94,6 +97,11 @@ std::vector<std::int64_t> make_offsets(off_case c, std::int64_t n, std::int64_t 
         }
         break;
     }
+    case off_case::short_runs:
+        for (std::int64_t p = 1 + static_cast<std::int64_t>(g() % 8); p < n;
+             p += 1 + static_cast<std::int64_t>(g() % 8))
+            b.push_back(p);
+        break;
     case off_case::mostly_empty: {
         for (std::int64_t i = 0; i < n / 50; ++i)
             add(1 + static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(n)), 1);
@@ -258,9 +266,10 @@ TEST_CASE("gpu segmented scans, offsets: a Thrust transform iterator as the offs
 
 namespace {
 
-/// Invalid offsets out of place past the one-block sizes: the scan's tiles check the offsets
-/// they read (dispatch/segmented_scan.cuh); every way to break "nondecreasing from 0 to n" must
-/// still throw, the input must stay unchanged, and valid offsets around them must not throw.
+/// Invalid offsets out of place past the one-block sizes: dense ones are checked by the scan's
+/// tiles as they read them (dispatch/segmented_scan.cuh); every way to break "nondecreasing
+/// from 0 to n" must still throw, the input must stay unchanged, and the valid offsets they
+/// were made from must not throw.
 template <class O>
 void check_invalid_in_scan(std::int64_t n, std::uint64_t salt) {
     using tn = sweep::detail::cuda::default_segmented_tuning<std::int32_t>;
@@ -277,8 +286,10 @@ void check_invalid_in_scan(std::int64_t n, std::uint64_t salt) {
         sweep::segmented_inclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
                                         sweep::offsets(first, d.end()));
     };
-    for (const off_case c : {off_case::all_length1, off_case::straddling, off_case::empty_edges,
-                             off_case::mostly_empty}) {
+    // Dense offsets (all_length1, short_runs, mostly_empty) are checked by the scan's tiles,
+    // sparse ones (straddling, empty_edges) by the validation kernel first.
+    for (const off_case c : {off_case::all_length1, off_case::short_runs, off_case::straddling,
+                             off_case::empty_edges, off_case::mostly_empty}) {
         const auto good = make_offsets(c, n, tile, tn::items, g);
         const auto k = static_cast<std::int64_t>(good.size()) - 1;
         if (k < 4) continue;

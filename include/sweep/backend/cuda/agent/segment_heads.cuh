@@ -221,14 +221,40 @@ struct segment_heads<flag_heads<FlagIt>, Items> {
 /// all G lanes call with the same t): each step probes G evenly spaced points of the remaining
 /// range and keeps the gap where the answer lies, so about log_(G+1)(count) dependent loads (G = 1:
 /// binary search). Every read lies in [0, count) and the result too, whatever the offsets hold.
+///
+/// `guess` (in [0, count), or -1: none): where the answer is likely (dense offsets: t's share of
+/// count). The first step then probes the W = max(G, 8) consecutive offsets around it (8 / G a
+/// lane, loaded together): for offsets near-linear in j (one-element segments) that finds the
+/// answer with one round trip, else it still narrows the range from one side.
 template <int G, class OffIt>
-__device__ std::int64_t group_lower_bound(OffIt o, std::int64_t count, std::int64_t t, int lane) {
+__device__ std::int64_t group_lower_bound(OffIt o, std::int64_t count, std::int64_t t, int lane,
+                                          std::int64_t guess = -1) {
     static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0);
     const int r = lane % G;          // my rank in the group
     const int first_lane = lane - r;
     unsigned mask = full_mask;
     if constexpr (G < 32) mask = ((1u << G) - 1u) << first_lane;
     std::int64_t lo = 0, hi = count - 1;  // the answer lies in [lo, hi]; o[hi] >= t
+    constexpr int M = G >= 8 ? 1 : 8 / G;  // window positions a lane
+    constexpr int W = G * M;
+    if (guess >= 0 && hi - lo >= W) {
+        std::int64_t w = guess - W / 2;  // the window [w, w + W) inside [lo, hi)
+        w = w < lo ? lo : (w > hi - W ? hi - W : w);
+        unsigned bits = 0;  // bit i: o[w + r M + i] >= t
+#pragma unroll
+        for (int i = 0; i < M; ++i)
+            if (static_cast<std::int64_t>(o[w + r * M + i]) >= t) bits |= 1u << i;
+        const unsigned ge = (__ballot_sync(mask, bits != 0) & mask) >> first_lane;
+        if (ge == 0) {
+            lo = w + W;
+        } else {
+            const int f = __ffs(ge) - 1;  // the first lane with one
+            const unsigned fb = __shfl_sync(mask, bits, first_lane + f);
+            const int at = f * M + __ffs(fb) - 1;
+            if (at > 0) return w + at;  // o[w + at - 1] < t <= o[w + at]
+            hi = w;
+        }
+    }
     while (hi - lo >= G) {
         // Probes strictly increase with the rank (hi - lo >= G) and lie in [lo, hi).
         auto probe = [&](int l) { return lo + (hi - lo) * (l + 1) / (G + 1); };

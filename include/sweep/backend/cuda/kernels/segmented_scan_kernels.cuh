@@ -58,7 +58,13 @@ __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_
     const int lane = static_cast<int>(threadIdx.x % warp_threads);
     for (std::int64_t t = first / Group; t <= tiles; t += groups) {  // uniform over a group
         const std::int64_t target = t * tile_items < n ? t * tile_items : n;
-        const std::int64_t j = group_lower_bound<Group>(o, count, target, lane);
+        // Dense offsets: start where t would be if the offsets grew evenly.
+        const std::int64_t guess =
+            count * 16 >= n && n > 0
+                ? static_cast<std::int64_t>(static_cast<double>(target) / static_cast<double>(n) *
+                                            static_cast<double>(count - 1))
+                : -1;
+        const std::int64_t j = group_lower_bound<Group>(o, count, target, lane, guess);
         if (lane % Group == 0) index[t] = j;
     }
 }
