@@ -28,7 +28,6 @@
 #include <iterator>
 #include <type_traits>
 
-#include <sweep/backend/cuda/agent/bulk_copy.cuh>
 #include <sweep/backend/cuda/agent/tile_io.cuh>
 #include <sweep/backend/cuda/agent/warp_ops.cuh>
 #include <sweep/detail/segments.hpp>
@@ -217,16 +216,6 @@ struct segment_heads<flag_heads<FlagIt>, Items> {
 
 // ---- offsets -------------------------------------------------------------------------------
 
-/// Shared memory where block_read may have the copy engine bring the offsets it expects to read
-/// (the agent's; `capacity` bytes, a multiple of 16, 16-byte aligned; 0: none) and the barrier
-/// the copy completes on.
-struct offsets_window {
-    unsigned char* bytes = nullptr;
-    int capacity = 0;
-    std::uint64_t* bar = nullptr;
-};
-
-
 /// The first j with o[j] >= t (count >= 1; for nondecreasing offsets with o[count - 1] >= t), found
 /// by a group of G lanes together (G a power of 2 up to 32; the groups are aligned lane ranges,
 /// all G lanes call with the same t): each step probes G evenly spaced points of the remaining
@@ -304,7 +293,6 @@ struct segment_heads<offset_segments<OffIt>, Items> {
     static constexpr bool vector_offsets =
         std::is_pointer_v<OffIt> && std::is_integral_v<off_value> &&
         (sizeof(off_value) == 4 || sizeof(off_value) == 8);
-    static constexpr bool window = vector_offsets;  // block_read may use an offsets_window
     __device__ static bool uses_block(const segs_t&) { return true; }
 
     /// Look-behind: as key_heads::behind, but only the last head before the tile is marked (the
@@ -353,14 +341,10 @@ struct segment_heads<offset_segments<OffIt>, Items> {
     /// docs/segmented_scan.md). Whatever the offsets hold, every read stays in [0, count) and
     /// every mark in the tile; the tile's first element of the input is always a head (so the
     /// look-back always finds a tile 0 that publishes its prefix).
-    ///
-    /// `Window`: whether to use `win` (the precompiled kernels, which hold every segment form in
-    /// one kernel, do without: ptxas spilled 32 bytes with it there).
-    template <int Threads, bool Window = true>
+    template <int Threads>
     __device__ mask_t block_read(const segs_t& s, const std::int64_t* index, std::int64_t tile,
                                  std::int64_t base, std::int64_t n, std::int64_t mine,
-                                 unsigned char* slices, int stride, bool check, bool& bad,
-                                 const offsets_window& win = {}) {
+                                 unsigned char* slices, int stride, bool check, bool& bad) {
         constexpr int warp_span = warp_threads * Items;  // a warp's elements (bytes of its flags)
         constexpr int tile_items = Threads * Items;
         const int tid = static_cast<int>(threadIdx.x);
@@ -372,82 +356,18 @@ struct segment_heads<offset_segments<OffIt>, Items> {
         const std::int64_t j0 = index[tile];
         const std::int64_t j1 = index[tile + 1];
         const std::int64_t jt = check ? index[tiles] : count;
-        const OffIt o = s.first;
-        // Dense offsets checked in the scan: the index load and then the offsets' loads are two
-        // dependent round trips where the by-key form's keys take one (ncu, H100, int32 2^24,
-        // one-element segments: the scan kernel 21% slower than by key). So the window of
-        // offsets this tile most likely reads -- where they would be if they grew evenly, with
-        // slack on both sides -- is copied into shared memory by the copy engine (no registers)
-        // while the index loads; if it holds [j0, j1), the tile reads it there.
-        bool spec = false;
-        std::int64_t w0 = 0, wlen = 0;  // the window: offsets [w0, w0 + wlen)
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        if constexpr (vector_offsets && Window) {
-            if (check && win.capacity > 0 && count * 16 >= n &&
-                reinterpret_cast<std::uintptr_t>(o) % 16 == 0) {  // uniform
-                constexpr int V = 16 / static_cast<int>(sizeof(off_value));
-                const std::int64_t cap = win.capacity / static_cast<int>(sizeof(off_value));
-                const double density = static_cast<double>(count - 1) / static_cast<double>(n);
-                const auto expect = static_cast<std::int64_t>(tile_items * density) + 1;
-                const auto guess = static_cast<std::int64_t>(static_cast<double>(base) * density);
-                const std::int64_t slack = expect >= cap ? 0 : (cap - expect) / 2;
-                w0 = (guess > slack ? guess - slack : 0) / V * V;
-                const std::int64_t whole = count / V * V;  // no copy past o[count - 1]
-                wlen = whole - w0 < cap ? whole - w0 : cap;
-                spec = wlen > 0;
-                if (spec && tid == 0) {
-                    const auto bytes = static_cast<unsigned>(wlen * sizeof(off_value));
-                    bulk::init(win.bar);
-                    bulk::fence_init();
-                    bulk::arrive_expect(win.bar, bytes);
-                    bulk::copy_to_shared(win.bytes, o + w0, bytes, win.bar);
-                }
-            }
-        }
-#endif
         auto* z = reinterpret_cast<std::uint32_t*>(own);
 #pragma unroll
         for (int i = lane; i < warp_span / 4; i += warp_threads) z[i] = 0;
-        __syncthreads();  // also: the window's barrier is initialized
+        __syncthreads();
         const std::int64_t limit = n - base < tile_items ? n - base : tile_items;
         bool wrong = j1 < j0;
+        const OffIt o = s.first;
         bool vectors = false;
         if constexpr (vector_offsets) {
             vectors = reinterpret_cast<std::uintptr_t>(o) % 16 == 0;  // uniform
         }
-        bool done = false;
-        (void)spec;
-        (void)w0;
-        (void)wlen;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        if constexpr (vector_offsets && Window) {
-            if (spec) {  // uniform
-                bulk::wait(win.bar, 0);  // also when unused: the copy must land before the exit
-                if (j0 <= j1 && j0 >= w0 && j1 <= w0 + wlen) {
-                    using UT = std::make_unsigned_t<off_value>;
-                    const auto* wv = reinterpret_cast<const off_value*>(win.bytes);
-                    const UT ubase = static_cast<UT>(base);
-                    for (std::int64_t j = j0 + tid; j < j1; j += Threads) {
-                        const auto at = static_cast<int>(j - w0);
-                        const off_value v = wv[at];
-                        const bool has_prev = j > j0;
-                        const off_value prev = has_prev ? wv[at - 1] : v;
-                        const UT q = static_cast<UT>(static_cast<UT>(v) - ubase);
-                        const bool inside =
-                            static_cast<std::uint64_t>(q) < static_cast<std::uint64_t>(limit);
-                        if (inside && !(has_prev && v == prev)) {
-                            const int el = static_cast<int>(q);
-                            slices[(el / warp_span) * stride + el % warp_span] = 1;
-                        }
-                        wrong |= !inside || (has_prev && v < prev);
-                    }
-                    done = true;
-                }
-            }
-        }
-#endif
-        if (done) {
-        } else if (vectors) {
+        if (vectors) {
             if constexpr (vector_offsets) {
                 // Whole vectors over [j0, j1), U a thread in flight (int32: 2048 offsets a block
                 // a round, a tile of 128 x 16 one-element segments in one). A warp takes U * 32

@@ -135,15 +135,6 @@ struct segmented_scan_agent {
     static constexpr bool flags_in_io = io_bytes >= warp_threads * items;
     static constexpr int flag_stride = flags_in_io ? io_bytes : warp_threads * items;
     static constexpr int flag_bytes = block_heads && !flags_in_io ? threads * items : 16;
-    // Block-derived heads (offsets): a window for the offsets a tile expects to read, brought by
-    // the copy engine (segment_heads.cuh block_read): 4 bytes an element of the tile, at most
-    // 8 KB (one-element segments with 4-byte offsets fit for tiles of up to 2048 elements).
-    static constexpr bool heads_window = [] {
-        if constexpr (requires { heads_t::window; }) return heads_t::window;
-        else return false;
-    }();
-    static constexpr int window_bytes =
-        heads_window ? (threads * items * 4 < 8192 ? threads * items * 4 : 8192) : 16;
 
     // The look-behind (tuning/segmented_tuning.cuh): elements before the tile searched for a head.
     static constexpr int look_behind = look_behind_of<Tuning>;
@@ -157,8 +148,6 @@ struct segmented_scan_agent {
     struct shared_storage {
         alignas(16) unsigned char io[warps][io_bytes];
         alignas(16) unsigned char flags[flag_bytes];  // unused unless block_heads && !flags_in_io
-        alignas(16) unsigned char offsets_window[window_bytes];  // unused unless heads_window
-        std::uint64_t window_bar;                                // its copy's barrier
         smem_array<Acc, warps> warp_values;
         smem_array<Acc, 1> tile_prefix;
         bool warp_has_head[warps];
@@ -256,10 +245,8 @@ struct segmented_scan_agent {
                 unsigned char* slices = flags_in_io ? &smem.io[0][0] : smem.flags;
                 const bool check = p.checked != nullptr;  // uniform over the grid
                 bool bad = false;
-                const offsets_window win{smem.offsets_window, heads_window ? window_bytes : 0,
-                                         &smem.window_bar};
                 h = heads.template block_read<threads>(p.segs, p.tile_index, tile, base, n, mine,
-                                                       slices, flag_stride, check, bad, win);
+                                                       slices, flag_stride, check, bad);
                 by_block = true;
                 if (check && tid == 0) {
                     // What this tile found, then the count; the tile that completes the count
