@@ -15,6 +15,7 @@ san_one() {
   local tool=$1 t=$2 lim=$3 spec=${4:-} key=${5:-$2} extra="" s rc f total api dev tests st rsum
   f="$OUT/san_${tool}_$key.log"
   [ "$tool" = memcheck ] && extra="--leak-check full"
+  extra="$extra ${SAN_EXTRA:-}"  # more compute-sanitizer options (e.g. --force-blocking-launches)
   s=$(date +%s)
   timeout -k 10 "$lim" compute-sanitizer --tool "$tool" $extra --error-exitcode 9 "$B/test/$t" ${spec:+"$spec"} >"$f" 2>&1
   rc=$?
