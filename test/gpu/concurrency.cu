@@ -75,6 +75,11 @@ struct sbuf {
 };
 
 std::mutex report_mutex;
+// SWEEP_TEST_SERIALIZE=1 (sanitizer runs only): the threads take turns, a round each, so that no
+// two launch at the same moment (racecheck's "failure to track a kernel launch" when several
+// threads launch into one stream, docs/reliability.md); the rounds still interleave on the stream.
+std::mutex turn_mutex;
+const bool serialize_rounds = sweep_test::test_knob("SWEEP_TEST_SERIALIZE", 0) != 0;
 
 #ifdef SWEEP_HAS_GPU_RADIX_SORT
 constexpr long calls_per_round = 10;
@@ -176,6 +181,8 @@ int worker(int t, int rounds, cudaStream_t s, P pol_default, counting_resource& 
 #endif
             calls += calls_per_round;
         };
+        std::unique_lock<std::mutex> turn(turn_mutex, std::defer_lock);
+        if (serialize_rounds) turn.lock();
         if (round % 2) run(pol_default.with(res));
         else run(pol_default);
     }
