@@ -100,6 +100,8 @@ int worker(int t, int rounds, cudaStream_t s, P pol_default, counting_resource& 
         ++wrong;
     };
     for (int round = 0; round < rounds; ++round) {
+        std::unique_lock<std::mutex> turn(turn_mutex, std::defer_lock);
+        if (serialize_rounds) turn.lock();  // the whole round: its buffers' set-up too
         const std::uint64_t salt = 10000 + 100 * static_cast<std::uint64_t>(t) + static_cast<std::uint64_t>(round);
         auto g = sweep_test::rng(salt);
         std::int64_t n = 1 + static_cast<std::int64_t>(g() % (std::uint64_t{1} << (round % 2 ? 21 : 14)));
@@ -181,8 +183,6 @@ int worker(int t, int rounds, cudaStream_t s, P pol_default, counting_resource& 
 #endif
             calls += calls_per_round;
         };
-        std::unique_lock<std::mutex> turn(turn_mutex, std::defer_lock);
-        if (serialize_rounds) turn.lock();
         if (round % 2) run(pol_default.with(res));
         else run(pol_default);
     }
