@@ -467,10 +467,17 @@ TEST_CASE("look-back: clean arenas under several host threads", "[gpu][lookback]
     std::vector<cudaStream_t> streams(static_cast<std::size_t>(all), nullptr);
     for (int t = half; t < all; ++t)
         sweep_gpu_test::cuda_ok(cudaStreamCreateWithFlags(&streams[t], cudaStreamNonBlocking), "stream");
+    // SWEEP_TEST_SERIALIZE=1 (racecheck runs): the threads take turns, a whole sequence each
+    // (racecheck fails to track launches made at the same moment into one stream).
+    const bool serialize = sweep_test::test_knob("SWEEP_TEST_SERIALIZE", 0) != 0;
+    std::mutex turn_mutex;
     for (int t = 0; t < all; ++t) {
-        pool.emplace_back([t, &m, &checks, s = streams[t]] {
+        pool.emplace_back([t, &m, &checks, &turn_mutex, serialize, s = streams[t]] {
+            std::unique_lock<std::mutex> turn(turn_mutex, std::defer_lock);
+            if (serialize) turn.lock();
             auto mine = arena_sequence(s, 1000 + 50 * t);
             sweep_gpu_test::cuda_ok(cudaStreamSynchronize(s), "sync");
+            if (serialize) turn.unlock();
             std::lock_guard<std::mutex> lock(m);
             for (auto& c : mine) checks.push_back(std::move(c));
         });
