@@ -195,9 +195,9 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     // throws leaves its input unchanged) and whose verdict comes early; its read is a small
     // fraction of the scan's for sparse offsets, and for dense ones as large as the values'.
     // int32 values, one-element segments, against the by-key form: checked first 1.56x (H100,
-    // 2^24, session 9) and 1.71x (H200, 2^28); checked in the scan 1.25x and 1.07x (H100, 2^24
-    // and 2^28, session 10), where segments of 100 and more lost 5-15% at 2^24 to the late
-    // verdict.
+    // 2^24, session 9) and 1.71x (H200, 2^28); checked in the scan 1.14x and 1.02x (H100, 2^24
+    // and 2^28, session 10). Checking sparse offsets in the scan too cost segments of 100 and
+    // more 5-15% at 2^24 (the late verdict), hence the density rule.
     const bool checked_in_scan = lookback && offsets && offsets_count(segs) * 16 >= n &&
                                  !may_share_storage(in, out);
     const std::size_t word = offsets ? segmented_slot_bytes : 0;
