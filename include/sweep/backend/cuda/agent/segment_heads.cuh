@@ -216,6 +216,14 @@ struct segment_heads<flag_heads<FlagIt>, Items> {
 
 // ---- offsets -------------------------------------------------------------------------------
 
+/// Whether k + 1 = `count` offsets over n elements are dense: segments of 16 elements or fewer
+/// on average, so that reading the offsets costs about what the scan's own read of the values
+/// does. Dense offsets out of place are checked by the scan's tiles (dispatch/segmented_scan.cuh)
+/// and their tile index search starts from an interpolated guess (validate_offsets_kernel).
+__host__ __device__ constexpr bool dense_offsets(std::int64_t count, std::int64_t n) {
+    return n > 0 && count * 16 >= n;
+}
+
 /// The first j with o[j] >= t (count >= 1; for nondecreasing offsets with o[count - 1] >= t), found
 /// by a group of G lanes together (G a power of 2 up to 32; the groups are aligned lane ranges,
 /// all G lanes call with the same t): each step probes G evenly spaced points of the remaining
@@ -314,11 +322,13 @@ struct segment_heads<offset_segments<OffIt>, Items> {
     /// Offset o[j] (value v, the one before it `prev` when has_prev) of a tile of `limit`
     /// elements from `base`: marks its element if it starts a run (a run of equal offsets, i.e.
     /// empty segments, is marked by its first entry only, so every byte has one writer) and
-    /// returns whether it breaks the order (outside the tile, or below the one before).
-    __device__ static bool mark(std::int64_t v, std::int64_t prev, bool has_prev,
-                                std::int64_t base, std::int64_t limit, int warp_span,
-                                unsigned char* slices, int stride) {
-        const std::int64_t q = v - base;
+    /// returns whether it breaks the order (outside the tile, or below the one before). T: the
+    /// arithmetic's type (the offsets' own on the vector path, int64 on the scalar one).
+    template <class T>
+    __device__ static bool mark(T v, T prev, bool has_prev, std::int64_t base, std::int64_t limit,
+                                int warp_span, unsigned char* slices, int stride) {
+        using UT = std::make_unsigned_t<T>;
+        const UT q = static_cast<UT>(static_cast<UT>(v) - static_cast<UT>(base));
         const bool inside = static_cast<std::uint64_t>(q) < static_cast<std::uint64_t>(limit);
         if (inside && !(has_prev && v == prev)) {
             const int e = static_cast<int>(q);
@@ -376,7 +386,6 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                 // before, for lane 0), loaded only by lane 0 at the warp's first step. The
                 // arithmetic is the offsets' own (32-bit for 4-byte offsets, which cannot
                 // describe n >= 2^32 validly; the index kernel rejects o[count - 1] != n).
-                using UT = std::make_unsigned_t<off_value>;
                 constexpr int V = 16 / static_cast<int>(sizeof(off_value));
                 constexpr int U = 4;
                 constexpr int warp_vectors = U * warp_threads;
@@ -384,7 +393,6 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                 const std::int64_t vfirst = j0 / V;
                 const std::int64_t vend = (j1 + V - 1) / V;
                 const std::int64_t vfull = count / V;  // vectors wholly inside [0, count)
-                const UT ubase = static_cast<UT>(base);
                 const int w = tid / warp_threads;
                 for (std::int64_t vb = vfirst + std::int64_t{w} * warp_vectors; vb < vend;
                      vb += std::int64_t{Threads} / warp_threads * warp_vectors) {  // warp-uniform
@@ -422,17 +430,9 @@ struct segment_heads<offset_segments<OffIt>, Items> {
 #pragma unroll
                         for (int i = 0; i < V; ++i) {
                             const off_value v = e[i];
-                            if (i >= lo && i < hi) {
-                                const bool has_prev = first + i > j0;
-                                const UT q = static_cast<UT>(static_cast<UT>(v) - ubase);
-                                const bool inside = static_cast<std::uint64_t>(q) <
-                                                    static_cast<std::uint64_t>(limit);
-                                if (inside && !(has_prev && v == prev)) {
-                                    const int el = static_cast<int>(q);
-                                    slices[(el / warp_span) * stride + el % warp_span] = 1;
-                                }
-                                wrong |= !inside || (has_prev && v < prev);
-                            }
+                            if (i >= lo && i < hi)
+                                wrong |= mark(v, prev, first + i > j0, base, limit, warp_span,
+                                              slices, stride);
                             prev = v;
                         }
                     }

@@ -198,7 +198,7 @@ void launch_segmented_scan(const char* name, In in, Out out, std::int64_t n, Op 
     // 2^24, session 9) and 1.71x (H200, 2^28); checked in the scan 1.14x and 1.02x (H100, 2^24
     // and 2^28, session 10). Checking sparse offsets in the scan too cost segments of 100 and
     // more 5-15% at 2^24 (the late verdict), hence the density rule.
-    const bool checked_in_scan = lookback && offsets && offsets_count(segs) * 16 >= n &&
+    const bool checked_in_scan = lookback && offsets && dense_offsets(offsets_count(segs), n) &&
                                  !may_share_storage(in, out);
     const std::size_t word = offsets ? segmented_slot_bytes : 0;
     const std::size_t ticket = lookback ? segmented_slot_bytes : 0;

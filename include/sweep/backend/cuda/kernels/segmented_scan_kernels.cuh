@@ -60,7 +60,7 @@ __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_
         const std::int64_t target = t * tile_items < n ? t * tile_items : n;
         // Dense offsets: start where t would be if the offsets grew evenly.
         const std::int64_t guess =
-            count * 16 >= n && n > 0
+            dense_offsets(count, n)
                 ? static_cast<std::int64_t>(static_cast<double>(target) / static_cast<double>(n) *
                                             static_cast<double>(count - 1))
                 : -1;
