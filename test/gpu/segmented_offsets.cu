@@ -40,6 +40,10 @@ enum class off_case {
     empty_edges,    // the same, each boundary repeated 1-5 times; runs at 0 and n too
     mostly_empty,   // ~n/50 boundaries, then 300000 empty segments spread over a few spots
     short_runs,     // segments of 1-8 elements (dense offsets: checked by the scan's tiles)
+    equal_rows,     // o[j] = j L, L in 1-16 dividing n: where each tile's offsets lie is known
+                    // before the tile index is read (the speculative first round hits)
+    spaced_random,  // n / L segments, L in 1-16 dividing n, at random places with empties: the
+                    // same count as equal_rows, but the speculation mostly misses
 };
 const char* case_name(off_case c) {
     switch (c) {
@@ -50,13 +54,16 @@ const char* case_name(off_case c) {
     case off_case::empty_edges: return "runs of empty segments on the edges";
     case off_case::mostly_empty: return "k >> n: mostly empty segments";
     case off_case::short_runs: return "segments of 1-8 elements";
+    case off_case::equal_rows: return "equal rows (o[j] = j L)";
+    case off_case::spaced_random: return "n / L random segments";
     }
     return "?";
 }
 constexpr off_case all_cases[] = {off_case::all_length1, off_case::one_segment,
                                   off_case::straddling,  off_case::edges,
                                   off_case::empty_edges, off_case::mostly_empty,
-                                  off_case::short_runs};
+                                  off_case::short_runs,  off_case::equal_rows,
+                                  off_case::spaced_random};
 
 /// Valid offsets (0 = o[0] <= ... <= o[k] = n) of case `c` for tiles of `tile` elements and
 /// `items` a thread.
@@ -102,6 +109,18 @@ std::vector<std::int64_t> make_offsets(off_case c, std::int64_t n, std::int64_t 
              p += 1 + static_cast<std::int64_t>(g() % 8))
             b.push_back(p);
         break;
+    case off_case::equal_rows:
+    case off_case::spaced_random: {
+        std::vector<std::int64_t> lengths;  // the lengths 1-16 that divide n
+        for (std::int64_t l = 1; l <= 16; ++l)
+            if (n % l == 0) lengths.push_back(l);
+        const std::int64_t l = lengths[g() % lengths.size()];
+        for (std::int64_t j = 1; j < n / l; ++j)
+            b.push_back(c == off_case::equal_rows
+                            ? j * l
+                            : static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(n + 1)));
+        break;
+    }
     case off_case::mostly_empty: {
         for (std::int64_t i = 0; i < n / 50; ++i)
             add(1 + static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(n)), 1);

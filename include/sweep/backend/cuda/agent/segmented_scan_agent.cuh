@@ -230,6 +230,7 @@ struct segmented_scan_agent {
         unsigned char* slice = smem.io[warp];
         reg_array<Acc, items> x;
         mask_t h = 0;
+        unsigned check_ticket = 0;  // tid 0 of a checking tile: its place in the check count
 
         // ---- load: values and head bits, all global loads issued before the first is used -----
         const bool vec_in = vector_in && full && p.mode.in_aligned;
@@ -249,17 +250,16 @@ struct segmented_scan_agent {
                                                        slices, flag_stride, check, bad);
                 by_block = true;
                 if (check && tid == 0) {
-                    // What this tile found, then the count; the tile that completes the count
-                    // reads every tile's findings (each fenced before its count) and tells the
-                    // host, while the scan goes on.
-                    if (bad) atomicOr(p.invalid, offsets_decreasing);
-                    __threadfence();
-                    const unsigned done = atomicAdd(p.checked, 1u) + 1u;
-                    if (p.verdict != nullptr &&
-                        std::int64_t{done} == (n + tile_items - 1) / tile_items) {
+                    // What this tile found (fenced before its count: a tile that found nothing
+                    // has nothing to order), then the count. The count's result is read only
+                    // after the tile's store (finish_check), so its round trip overlaps the
+                    // scan; the tile that completes the count reads every tile's findings and
+                    // tells the host.
+                    if (bad) {
+                        atomicOr(p.invalid, offsets_decreasing);
                         __threadfence();
-                        publish_verdict(p);
                     }
+                    check_ticket = atomicAdd(p.checked, 1u) + 1u;
                 }
             }
         }
@@ -404,12 +404,24 @@ struct segmented_scan_agent {
 #pragma unroll
                 for (int i = 0; i < items; ++i) o[i] = x[i];
                 store_warp_blocked<items>(p.out + warp_first, slice, lane, o);
+                finish_check(check_ticket);
                 return;
             }
         }
 #pragma unroll
         for (int i = 0; i < items; ++i)
             if (full || mine + i < n) p.out[mine + i] = x[i];
+        finish_check(check_ticket);
+    }
+
+    /// The tile whose count completed the check (ticket == tiles, tid 0 only) reads every tile's
+    /// findings and publishes the verdict to the host.
+    __device__ void finish_check(unsigned ticket) const {
+        if (ticket != 0 && p.verdict != nullptr &&
+            std::int64_t{ticket} == (p.n + tile_items - 1) / tile_items) {
+            __threadfence();
+            publish_verdict(p);
+        }
     }
 };
 
