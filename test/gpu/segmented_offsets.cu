@@ -40,10 +40,8 @@ enum class off_case {
     empty_edges,    // the same, each boundary repeated 1-5 times; runs at 0 and n too
     mostly_empty,   // ~n/50 boundaries, then 300000 empty segments spread over a few spots
     short_runs,     // segments of 1-8 elements (dense offsets: checked by the scan's tiles)
-    equal_rows,     // o[j] = j L, L in 1-16 dividing n: where each tile's offsets lie is known
-                    // before the tile index is read (the speculative first round hits)
-    spaced_random,  // n / L segments, L in 1-16 dividing n, at random places with empties: the
-                    // same count as equal_rows, but the speculation mostly misses
+    equal_rows,     // o[j] = j L, L in 1-16 dividing n (rows of a matrix)
+    spaced_random,  // n / L segments, L in 1-16 dividing n, at random places with empties
 };
 const char* case_name(off_case c) {
     switch (c) {

@@ -366,84 +366,59 @@ struct segment_heads<offset_segments<OffIt>, Items> {
         const std::int64_t j0 = index[tile];
         const std::int64_t j1 = index[tile + 1];
         const std::int64_t jt = check ? index[tiles] : count;
+        auto* z = reinterpret_cast<std::uint32_t*>(own);
+#pragma unroll
+        for (int i = lane; i < warp_span / 4; i += warp_threads) z[i] = 0;
+        __syncthreads();
         const std::int64_t limit = n - base < tile_items ? n - base : tile_items;
-        bool wrong = false;
+        bool wrong = j1 < j0;
         const OffIt o = s.first;
         bool vectors = false;
         if constexpr (vector_offsets) {
             vectors = reinterpret_cast<std::uintptr_t>(o) % 16 == 0;  // uniform
         }
-        if constexpr (vector_offsets) {
-            // Whole vectors over [j0, j1), U a thread in flight (int32: 2048 offsets a block
-            // a round, a tile of 128 x 16 one-element segments in one). A warp takes U * 32
-            // consecutive vectors a round, lane l the l-th of each 32, so that the offset
-            // before a vector's first is the last of the lane before (of lane 31 the step
-            // before, for lane 0), loaded only by lane 0 at the warp's first step. The
-            // arithmetic is the offsets' own (32-bit for 4-byte offsets, which cannot
-            // describe n >= 2^32 validly; the index kernel rejects o[count - 1] != n).
-            constexpr int V = 16 / static_cast<int>(sizeof(off_value));
-            constexpr int U = 4;
-            constexpr int warp_vectors = U * warp_threads;
-            constexpr std::int64_t round_vectors = std::int64_t{Threads} / warp_threads * warp_vectors;
-            const auto* ov = reinterpret_cast<const uint4*>(o);
-            const std::int64_t vfull = count / V;  // vectors wholly inside [0, count)
-            const int w = tid / warp_threads;
-            // One round's loads: vectors vb + 32 u + lane of [.., vend), and lane 0's offset
-            // before the round (if past the tile's first, lo).
-            auto load = [&](std::int64_t vb, std::int64_t lo, std::int64_t vend, uint4 (&raw)[U],
-                            off_value& carry) {
-#pragma unroll
-                for (int u = 0; u < U; ++u) {
-                    const std::int64_t vi = vb + u * warp_threads + lane;
-                    raw[u] = uint4{0, 0, 0, 0};
-                    if (vi < vfull && vi < vend) {
-                        raw[u] = ov[vi];
-                    } else if (vi < vend) {  // the last offsets: no read past o[count - 1]
-                        off_value part[V] = {};
-#pragma unroll
-                        for (int i = 0; i < V; ++i)
-                            if (vi * V + i < count) part[i] = o[vi * V + i];
-                        std::memcpy(&raw[u], part, sizeof(part));
-                    }
-                }
-                carry = lane == 0 && vb * V > lo ? o[vb * V - 1] : off_value{};
-            };
-            // Equally spaced offsets (o[j] = j L with L = n / (count - 1) whole: one-element
-            // segments, rows of a matrix) put the tile's offsets where the tile can compute
-            // them: the first round's loads are issued now, beside the index's, and kept if the
-            // index agrees (then they are the very loads below); else they are dropped, and a
-            // round of loads was spent for nothing.
-            const std::int64_t k = count - 1;
-            const bool spaced = vectors && k > 0 && n % k == 0 && dense_offsets(count, n);
-            std::int64_t g0 = 0, g1 = 0;
-            uint4 spec[U];
-            off_value spec_carry{};
-            if (spaced) {
-                const std::int64_t L = n / k;
-                const std::int64_t end = limit > 0 ? base + limit : base;
-                g0 = (base + L - 1) / L;
-                g1 = (end + L - 1) / L;
-                if (end == n) g1 = k;  // the index of the last tile's end (target n) is k
-                load(g0 / V + std::int64_t{w} * warp_vectors, g0, (g1 + V - 1) / V, spec,
-                     spec_carry);
-            }
-            auto* z = reinterpret_cast<std::uint32_t*>(own);
-#pragma unroll
-            for (int i = lane; i < warp_span / 4; i += warp_threads) z[i] = 0;
-            __syncthreads();
-            wrong = j1 < j0;
-            if (vectors) {
+        if (vectors) {
+            if constexpr (vector_offsets) {
+                // Whole vectors over [j0, j1), U a thread in flight (int32: 2048 offsets a block
+                // a round, a tile of 128 x 16 one-element segments in one). A warp takes U * 32
+                // consecutive vectors a round, lane l the l-th of each 32, so that the offset
+                // before a vector's first is the last of the lane before (of lane 31 the step
+                // before, for lane 0), loaded only by lane 0 at the warp's first step. The
+                // arithmetic is the offsets' own (32-bit for 4-byte offsets, which cannot
+                // describe n >= 2^32 validly; the index kernel rejects o[count - 1] != n).
+                constexpr int V = 16 / static_cast<int>(sizeof(off_value));
+                constexpr int U = 4;
+                constexpr int warp_vectors = U * warp_threads;
+                const auto* ov = reinterpret_cast<const uint4*>(o);
+                const std::int64_t vfirst = j0 / V;
                 const std::int64_t vend = (j1 + V - 1) / V;
-                // Marks one round's offsets of [j0, j1).
-                auto mark_round = [&](std::int64_t vb, const uint4 (&raw)[U], off_value carry) {
+                const std::int64_t vfull = count / V;  // vectors wholly inside [0, count)
+                const int w = tid / warp_threads;
+                for (std::int64_t vb = vfirst + std::int64_t{w} * warp_vectors; vb < vend;
+                     vb += std::int64_t{Threads} / warp_threads * warp_vectors) {  // warp-uniform
+                    uint4 raw[U];
+#pragma unroll
+                    for (int u = 0; u < U; ++u) {
+                        const std::int64_t vi = vb + u * warp_threads + lane;
+                        raw[u] = uint4{0, 0, 0, 0};
+                        if (vi < vfull && vi < vend) {
+                            raw[u] = ov[vi];
+                        } else if (vi < vend) {  // the last offsets: no read past o[count - 1]
+                            off_value part[V] = {};
+#pragma unroll
+                            for (int i = 0; i < V; ++i)
+                                if (vi * V + i < count) part[i] = o[vi * V + i];
+                            std::memcpy(&raw[u], part, sizeof(part));
+                        }
+                    }
+                    off_value carry = lane == 0 && vb * V > j0 ? o[vb * V - 1] : off_value{};
 #pragma unroll
                     for (int u = 0; u < U; ++u) {
                         const std::int64_t vi = vb + u * warp_threads + lane;
                         off_value e[V];
                         std::memcpy(e, &raw[u], sizeof(e));
                         const off_value from_left = __shfl_up_sync(full_mask, e[V - 1], 1);
-                        const off_value from_last =
-                            __shfl_sync(full_mask, e[V - 1], warp_threads - 1);
+                        const off_value from_last = __shfl_sync(full_mask, e[V - 1], warp_threads - 1);
                         off_value prev = lane == 0 ? carry : from_left;
                         carry = from_last;  // lane 0's next step follows lane 31's vector
                         // The elements of [j0, j1) in this vector: [lo, hi) of its V.
@@ -461,27 +436,9 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                             prev = v;
                         }
                     }
-                };
-                std::int64_t vb = j0 / V + std::int64_t{w} * warp_vectors;
-                if (spaced && j0 == g0 && j1 == g1) {  // uniform
-                    if (vb < vend) mark_round(vb, spec, spec_carry);
-                    vb += round_vectors;
-                }
-                for (; vb < vend; vb += round_vectors) {  // warp-uniform
-                    uint4 raw[U];
-                    off_value carry;
-                    load(vb, j0, vend, raw, carry);
-                    mark_round(vb, raw, carry);
                 }
             }
         } else {
-            auto* z = reinterpret_cast<std::uint32_t*>(own);
-#pragma unroll
-            for (int i = lane; i < warp_span / 4; i += warp_threads) z[i] = 0;
-            __syncthreads();
-            wrong = j1 < j0;
-        }
-        if (!vectors) {
             // Scalar loads, `batch` a thread in flight: more for long threads (a tile of
             // one-element segments holds Items offsets a thread), 4 otherwise (ptxas sm_90: 8
             // took int32 128 x 16 from 56 to 70 registers, int8 128 x 64 stayed at 96). o[j - 1]
