@@ -421,8 +421,40 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                         const off_value from_last = __shfl_sync(full_mask, e[V - 1], warp_threads - 1);
                         off_value prev = lane == 0 ? carry : from_left;
                         carry = from_last;  // lane 0's next step follows lane 31's vector
-                        // The elements of [j0, j1) in this vector: [lo, hi) of its V.
                         const std::int64_t first = vi * V;
+#ifndef SWEEP_XP_FAST
+#define SWEEP_XP_FAST 1
+#endif
+                        if (SWEEP_XP_FAST && vi < vend && first >= j0 && first + V <= j1) {
+                            // The whole vector lies in [j0, j1) (all but a round's ends): one
+                            // check for its V offsets, then the marks. (The kernel is
+                            // issue-bound at one-element segments: ncu, H200, session 11.)
+                            using UT = std::make_unsigned_t<off_value>;
+                            const UT b = static_cast<UT>(base);
+                            const UT ulimit = static_cast<UT>(limit);
+                            // Offset j0 has no predecessor in the range: a stand-in below it.
+                            if (first == j0) prev = static_cast<off_value>(static_cast<UT>(e[0]) - 1u);
+                            UT q[V];
+                            bool ok = prev <= e[0];
+#pragma unroll
+                            for (int i = 0; i < V; ++i) {
+                                q[i] = static_cast<UT>(static_cast<UT>(e[i]) - b);
+                                ok &= q[i] < ulimit;
+                                if (i > 0) ok &= e[i - 1] <= e[i];
+                            }
+                            wrong |= !ok;
+                            if (ok) {  // every q[i] is inside the tile
+#pragma unroll
+                                for (int i = 0; i < V; ++i) {
+                                    if (e[i] != (i == 0 ? prev : e[i - 1])) {
+                                        const int at = static_cast<int>(q[i]);
+                                        slices[(at / warp_span) * stride + at % warp_span] = 1;
+                                    }
+                                }
+                            }
+                            continue;
+                        }
+                        // The elements of [j0, j1) in this vector: [lo, hi) of its V.
                         const int lo = first >= j0 ? 0 : static_cast<int>(j0 - first);
                         const int hi = vi >= vend ? 0
                                        : j1 - first >= V ? V

@@ -132,7 +132,13 @@ struct segmented_scan_agent {
         hh.read(sg, std::int64_t{}, std::int64_t{}, std::int64_t{}, 0);
     };
     static_assert(block_heads || per_warp_heads);
-    static constexpr bool flags_in_io = io_bytes >= warp_threads * items;
+    // Only when a slice is exactly a warp's flags: a mark's byte is then its element's offset in
+    // the tile, with no padding to skip (the marking is most of the offsets kernel's issue slots
+    // at one-element segments: ncu, H200, session 11).
+#ifndef SWEEP_XP_CONTIG
+#define SWEEP_XP_CONTIG 1
+#endif
+    static constexpr bool flags_in_io = SWEEP_XP_CONTIG ? io_bytes == warp_threads * items : io_bytes >= warp_threads * items;
     static constexpr int flag_stride = flags_in_io ? io_bytes : warp_threads * items;
     static constexpr int flag_bytes = block_heads && !flags_in_io ? threads * items : 16;
 
