@@ -422,20 +422,16 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                         off_value prev = lane == 0 ? carry : from_left;
                         carry = from_last;  // lane 0's next step follows lane 31's vector
                         const std::int64_t first = vi * V;
-#ifndef SWEEP_XP_FAST
-#define SWEEP_XP_FAST 1
-#endif
-                        if (SWEEP_XP_FAST && vi < vend && first >= j0 && first + V <= j1) {
+                        if (vi < vend && first >= j0 && first + V <= j1) {
                             // The whole vector lies in [j0, j1) (all but a round's ends): one
                             // check for its V offsets, then the marks. (The kernel is
                             // issue-bound at one-element segments: ncu, H200, session 11.)
                             using UT = std::make_unsigned_t<off_value>;
                             const UT b = static_cast<UT>(base);
                             const UT ulimit = static_cast<UT>(limit);
-                            // Offset j0 has no predecessor in the range: a stand-in below it.
-                            if (first == j0) prev = static_cast<off_value>(static_cast<UT>(e[0]) - 1u);
+                            const bool has_prev = first > j0;  // offset j0 has none
                             UT q[V];
-                            bool ok = prev <= e[0];
+                            bool ok = !has_prev || prev <= e[0];
 #pragma unroll
                             for (int i = 0; i < V; ++i) {
                                 q[i] = static_cast<UT>(static_cast<UT>(e[i]) - b);
@@ -446,7 +442,7 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                             if (ok) {  // every q[i] is inside the tile
 #pragma unroll
                                 for (int i = 0; i < V; ++i) {
-                                    if (e[i] != (i == 0 ? prev : e[i - 1])) {
+                                    if (i == 0 ? !has_prev || e[0] != prev : e[i] != e[i - 1]) {
                                         const int at = static_cast<int>(q[i]);
                                         slices[(at / warp_span) * stride + at % warp_span] = 1;
                                     }

@@ -125,20 +125,17 @@ struct segmented_scan_agent {
     static constexpr int io_bytes = io_in > io_out ? (io_in > io_heads ? io_in : io_heads)
                                                    : (io_out > io_heads ? io_out : io_heads);
     // Block-derived heads (offsets) set a byte per element in shared memory: in the warps' io
-    // slices when those hold a warp's items (a warp only reads its own slice's flags, before its
-    // first __syncwarp'ed use of the slice), else in an array of their own.
+    // slices when a slice is exactly a warp's flags (a warp only reads its own slice's flags,
+    // before its first __syncwarp'ed use of the slice), else in an array of their own, so that a
+    // mark's byte is always its element's place in the tile, with no padding to skip. (The
+    // marking takes most of the offsets kernel's issue slots at one-element segments: ncu,
+    // H200, session 11; the padded io slices cost it 4-12%.)
     static constexpr bool block_heads = block_heads_v<heads_t>;
     static constexpr bool per_warp_heads = requires(heads_t& hh, const Segs& sg) {
         hh.read(sg, std::int64_t{}, std::int64_t{}, std::int64_t{}, 0);
     };
     static_assert(block_heads || per_warp_heads);
-    // Only when a slice is exactly a warp's flags: a mark's byte is then its element's offset in
-    // the tile, with no padding to skip (the marking is most of the offsets kernel's issue slots
-    // at one-element segments: ncu, H200, session 11).
-#ifndef SWEEP_XP_CONTIG
-#define SWEEP_XP_CONTIG 1
-#endif
-    static constexpr bool flags_in_io = SWEEP_XP_CONTIG ? io_bytes == warp_threads * items : io_bytes >= warp_threads * items;
+    static constexpr bool flags_in_io = io_bytes == warp_threads * items;
     static constexpr int flag_stride = flags_in_io ? io_bytes : warp_threads * items;
     static constexpr int flag_bytes = block_heads && !flags_in_io ? threads * items : 16;
 
