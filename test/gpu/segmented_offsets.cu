@@ -170,6 +170,16 @@ void check_offsets(const std::vector<T>& x, const std::vector<std::int64_t>& o64
         CHECK(first_difference(io.download(), want) == -1);
     }
     {
+        // Unsigned offsets: the order checks compare them unsigned (0 has no value below it).
+        INFO("inclusive, uint32 offsets");
+        const std::vector<std::uint32_t> ou(o64.begin(), o64.end());
+        device_vector<std::uint32_t> du(ou);
+        out.poison();
+        sweep::segmented_inclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
+                                        sweep::offsets(du.begin(), du.end()), op);
+        CHECK(first_difference(out.download(), want) == -1);
+    }
+    {
         INFO("exclusive, int32 offsets");
         out.poison();
         sweep::segmented_exclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
