@@ -180,6 +180,15 @@ void check_offsets(const std::vector<T>& x, const std::vector<std::int64_t>& o64
         CHECK(first_difference(out.download(), want) == -1);
     }
     {
+        INFO("inclusive, uint64 offsets");
+        const std::vector<std::uint64_t> ou(o64.begin(), o64.end());
+        device_vector<std::uint64_t> du(ou);
+        out.poison();
+        sweep::segmented_inclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
+                                        sweep::offsets(du.begin(), du.end()), op);
+        CHECK(first_difference(out.download(), want) == -1);
+    }
+    {
         INFO("exclusive, int32 offsets");
         out.poison();
         sweep::segmented_exclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
@@ -329,9 +338,9 @@ void check_invalid_in_scan(std::int64_t n, std::uint64_t salt) {
             };
             // Each perturbation below leaves o[0] == 0 and o[k] == n (so that only the tiles
             // can see it), and is drawn until it really breaks the order.
-            for (int trial = 0; trial < 12; ++trial) {
+            for (int trial = 0; trial < 14; ++trial) {
                 auto o = good;
-                const int kind = trial % 6;
+                const int kind = trial % 7;
                 std::string what;
                 if (kind == 0) {  // one interior offset above its successor
                     const auto j = pick(1, k - 1);
@@ -361,6 +370,10 @@ void check_invalid_in_scan(std::int64_t n, std::uint64_t salt) {
                     const auto j = pick(1, k);
                     o[j] = n + 1 + pick(0, 1000);
                     what = "o[j] > n, j = " + std::to_string(j);
+                } else if (kind == 5) {  // a negative offset mid-way (unsigned: past n)
+                    const auto j = pick(1, k);
+                    o[j] = -1 - pick(0, 1000);
+                    what = "o[j] < 0, j = " + std::to_string(j);
                 } else {  // an offset before the tile it claims, at a tile edge
                     const auto t = pick(1, (n + tile - 1) / tile);
                     const auto j = std::lower_bound(o.begin(), o.end(), t * tile) - o.begin();
@@ -388,5 +401,6 @@ TEST_CASE("gpu segmented scans, offsets: invalid offsets checked by the scan's t
         check_invalid_in_scan<std::int32_t>(n, salt++);
         check_invalid_in_scan<std::int64_t>(n, salt++);
         check_invalid_in_scan<std::uint32_t>(n, salt++);
+        check_invalid_in_scan<std::uint64_t>(n, salt++);
     }
 }

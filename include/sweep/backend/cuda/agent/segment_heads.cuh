@@ -340,9 +340,8 @@ struct segment_heads<offset_segments<OffIt>, Items> {
     /// The heads of tile `tile` ([base, base + Threads * Items)), called by every thread of the
     /// block (it synchronizes the block twice). `index`: the tile index (tiles + 1 entries,
     /// dispatch/segmented_scan.cuh); `slices`: warp w's flag bytes at slices + w * stride,
-    /// Threads * Items bytes in all, 16-byte aligned, which nothing else uses until this returns
-    /// (the agent's io slices: a warp's own slice only ever gets its own flags, so its next use
-    /// after a __syncwarp is safe).
+    /// Threads * Items bytes in all, 16-byte aligned, which nothing else uses (the agent's flags
+    /// array).
     ///
     /// `bad` (the same in every thread): whether the offsets this tile read break "nondecreasing
     /// from 0 to n". With `check`, the tile also reads its share of the tail [index[tiles],

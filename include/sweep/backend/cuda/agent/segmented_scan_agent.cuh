@@ -124,20 +124,19 @@ struct segmented_scan_agent {
     static constexpr int io_heads = vector_heads ? heads_t::io_bytes : 16;
     static constexpr int io_bytes = io_in > io_out ? (io_in > io_heads ? io_in : io_heads)
                                                    : (io_out > io_heads ? io_out : io_heads);
-    // Block-derived heads (offsets) set a byte per element in shared memory: in the warps' io
-    // slices when a slice is exactly a warp's flags (a warp only reads its own slice's flags,
-    // before its first __syncwarp'ed use of the slice), else in an array of their own, so that a
-    // mark's byte is always its element's place in the tile, with no padding to skip. (The
-    // marking takes most of the offsets kernel's issue slots at one-element segments: ncu,
-    // H200, session 11; the padded io slices cost it 4-12%.)
+    // Block-derived heads (offsets) set a byte per element in shared memory, in an array of
+    // their own (threads x items bytes), so that a mark's byte is its element's place in the
+    // tile. (They were in the warps' io slices, whose padding made each mark compute a padded
+    // slot: the marking takes most of the offsets kernel's issue slots at one-element segments,
+    // ncu, H200, session 11, and the padding cost it 4-12%.) The precompiled kernels, whose form
+    // is chosen at run time, carry the array for the keys and flags forms too.
     static constexpr bool block_heads = block_heads_v<heads_t>;
     static constexpr bool per_warp_heads = requires(heads_t& hh, const Segs& sg) {
         hh.read(sg, std::int64_t{}, std::int64_t{}, std::int64_t{}, 0);
     };
     static_assert(block_heads || per_warp_heads);
-    static constexpr bool flags_in_io = io_bytes == warp_threads * items;
-    static constexpr int flag_stride = flags_in_io ? io_bytes : warp_threads * items;
-    static constexpr int flag_bytes = block_heads && !flags_in_io ? threads * items : 16;
+    static constexpr int flag_stride = warp_threads * items;
+    static constexpr int flag_bytes = block_heads ? threads * items : 16;
 
     // The look-behind (tuning/segmented_tuning.cuh): elements before the tile searched for a head.
     static constexpr int look_behind = look_behind_of<Tuning>;
@@ -150,7 +149,7 @@ struct segmented_scan_agent {
 
     struct shared_storage {
         alignas(16) unsigned char io[warps][io_bytes];
-        alignas(16) unsigned char flags[flag_bytes];  // unused unless block_heads && !flags_in_io
+        alignas(16) unsigned char flags[flag_bytes];  // unused unless block_heads
         smem_array<Acc, warps> warp_values;
         smem_array<Acc, 1> tile_prefix;
         bool warp_has_head[warps];
@@ -159,6 +158,9 @@ struct segmented_scan_agent {
         bool behind_found;
         std::int64_t tile;
     };
+    static_assert(sizeof(shared_storage) <= 48 * 1024,
+                  "a block's static shared memory is at most 48 KiB (the io slices are bounded by "
+                  "io_limit, the flags by threads x items)");
 
     const params& p;
     shared_storage& smem;
@@ -246,7 +248,7 @@ struct segmented_scan_agent {
         bool by_block = false;
         if constexpr (block_heads) {
             if (heads_t::uses_block(p.segs)) {  // uniform over the grid
-                unsigned char* slices = flags_in_io ? &smem.io[0][0] : smem.flags;
+                unsigned char* slices = smem.flags;
                 const bool check = p.checked != nullptr;  // uniform over the grid
                 bool bad = false;
                 h = heads.template block_read<threads>(p.segs, p.tile_index, tile, base, n, mine,
