@@ -130,13 +130,13 @@ struct segment_heads<builtin_segments<IoCap>, Items> {
     template <int Threads>
     __device__ mask_t block_read(const segs_t& s, const std::int64_t* index, std::int64_t tile,
                                  std::int64_t base, std::int64_t n, std::int64_t mine,
-                                 unsigned char* slices, int stride, bool check, bool& bad) {
+                                 unsigned char* flags, bool check, bool& bad) {
         return with_form(s, [&](const auto& sub) -> mask_t {
             using sub_t = std::remove_cvref_t<decltype(sub)>;
             if constexpr (block_heads_v<segment_heads<sub_t, Items>>) {
                 segment_heads<sub_t, Items> h;
-                return h.template block_read<Threads>(sub, index, tile, base, n, mine, slices,
-                                                      stride, check, bad);
+                return h.template block_read<Threads>(sub, index, tile, base, n, mine, flags,
+                                                      check, bad);
             } else {
                 bad = false;
                 return mask_t(0);  // not reached: uses_block(s) holds only for offsets

@@ -169,25 +169,18 @@ void check_offsets(const std::vector<T>& x, const std::vector<std::int64_t>& o64
                                         sweep::offsets(d32.begin(), d32.end()), op);
         CHECK(first_difference(io.download(), want) == -1);
     }
-    {
-        // Unsigned offsets: the order checks compare them unsigned (0 has no value below it).
-        INFO("inclusive, uint32 offsets");
-        const std::vector<std::uint32_t> ou(o64.begin(), o64.end());
-        device_vector<std::uint32_t> du(ou);
+    // Unsigned offsets: the order checks compare them unsigned (0 has no value below it).
+    auto inclusive_unsigned = [&](auto zero, const char* what) {
+        using U = decltype(zero);
+        INFO(what);
+        device_vector<U> du(std::vector<U>(o64.begin(), o64.end()));
         out.poison();
         sweep::segmented_inclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
                                         sweep::offsets(du.begin(), du.end()), op);
         CHECK(first_difference(out.download(), want) == -1);
-    }
-    {
-        INFO("inclusive, uint64 offsets");
-        const std::vector<std::uint64_t> ou(o64.begin(), o64.end());
-        device_vector<std::uint64_t> du(ou);
-        out.poison();
-        sweep::segmented_inclusive_scan(sweep::gpu, in.begin(), in.end(), out.begin(),
-                                        sweep::offsets(du.begin(), du.end()), op);
-        CHECK(first_difference(out.download(), want) == -1);
-    }
+    };
+    inclusive_unsigned(std::uint32_t{}, "inclusive, uint32 offsets");
+    inclusive_unsigned(std::uint64_t{}, "inclusive, uint64 offsets");
     {
         INFO("exclusive, int32 offsets");
         out.poison();

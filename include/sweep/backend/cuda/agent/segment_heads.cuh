@@ -68,7 +68,7 @@ template <class Segs, int Items>
 struct segment_heads;
 
 /// Whether a form's heads may be derived by the whole block (block_read, with the tile index and
-/// the agent's shared-memory flag slices) rather than per warp (fetch/finish or read); if so,
+/// the agent's shared-memory flags array) rather than per warp (fetch/finish or read); if so,
 /// uses_block(segs) says whether they are (the precompiled kernels' forms decide at run time).
 template <class Heads>
 inline constexpr bool block_heads_v = [] {
@@ -326,22 +326,19 @@ struct segment_heads<offset_segments<OffIt>, Items> {
     /// arithmetic's type (the offsets' own on the vector path, int64 on the scalar one).
     template <class T>
     __device__ static bool mark(T v, T prev, bool has_prev, std::int64_t base, std::int64_t limit,
-                                int warp_span, unsigned char* slices, int stride) {
+                                unsigned char* flags) {
         using UT = std::make_unsigned_t<T>;
         const UT q = static_cast<UT>(static_cast<UT>(v) - static_cast<UT>(base));
         const bool inside = static_cast<std::uint64_t>(q) < static_cast<std::uint64_t>(limit);
-        if (inside && !(has_prev && v == prev)) {
-            const int e = static_cast<int>(q);
-            slices[(e / warp_span) * stride + e % warp_span] = 1;
-        }
+        if (inside && !(has_prev && v == prev)) flags[static_cast<int>(q)] = 1;
         return !inside || (has_prev && v < prev);
     }
 
     /// The heads of tile `tile` ([base, base + Threads * Items)), called by every thread of the
     /// block (it synchronizes the block twice). `index`: the tile index (tiles + 1 entries,
-    /// dispatch/segmented_scan.cuh); `slices`: warp w's flag bytes at slices + w * stride,
-    /// Threads * Items bytes in all, 16-byte aligned, which nothing else uses (the agent's flags
-    /// array).
+    /// dispatch/segmented_scan.cuh); `flags`: a byte per element of the tile (element e at
+    /// flags[e], warp w's at flags + w * 32 * Items), 16-byte aligned, which nothing else uses
+    /// (the agent's flags array).
     ///
     /// `bad` (the same in every thread): whether the offsets this tile read break "nondecreasing
     /// from 0 to n". With `check`, the tile also reads its share of the tail [index[tiles],
@@ -353,12 +350,12 @@ struct segment_heads<offset_segments<OffIt>, Items> {
     template <int Threads>
     __device__ mask_t block_read(const segs_t& s, const std::int64_t* index, std::int64_t tile,
                                  std::int64_t base, std::int64_t n, std::int64_t mine,
-                                 unsigned char* slices, int stride, bool check, bool& bad) {
+                                 unsigned char* flags, bool check, bool& bad) {
         constexpr int warp_span = warp_threads * Items;  // a warp's elements (bytes of its flags)
         constexpr int tile_items = Threads * Items;
         const int tid = static_cast<int>(threadIdx.x);
         const int lane = tid % warp_threads;
-        unsigned char* own = slices + (tid / warp_threads) * stride;
+        unsigned char* own = flags + (tid / warp_threads) * warp_span;
         const std::int64_t count = static_cast<std::int64_t>(s.last - s.first);
         const std::int64_t tiles = (n + tile_items - 1) / tile_items;
         // The loads are issued before the block waits: all threads read the same words.
@@ -443,7 +440,7 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                                 for (int i = 0; i < V; ++i) {
                                     if (i == 0 ? !has_prev || e[0] != prev : e[i] != e[i - 1]) {
                                         const int at = static_cast<int>(q[i]);
-                                        slices[(at / warp_span) * stride + at % warp_span] = 1;
+                                        flags[at] = 1;
                                     }
                                 }
                             }
@@ -458,8 +455,7 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                         for (int i = 0; i < V; ++i) {
                             const off_value v = e[i];
                             if (i >= lo && i < hi)
-                                wrong |= mark(v, prev, first + i > j0, base, limit, warp_span,
-                                              slices, stride);
+                                wrong |= mark(v, prev, first + i > j0, base, limit, flags);
                             prev = v;
                         }
                     }
@@ -486,7 +482,7 @@ struct segment_heads<offset_segments<OffIt>, Items> {
                     const std::int64_t before = __shfl_up_sync(full_mask, static_cast<long long>(v[u]), 1);
                     if (lane != 0) r[u] = before;  // lane - 1 holds o[jj - 1] (jj - 1 >= j0)
                     if (jj < j1)
-                        wrong |= mark(v[u], r[u], jj > j0, base, limit, warp_span, slices, stride);
+                        wrong |= mark(v[u], r[u], jj > j0, base, limit, flags);
                 }
             }
         }

@@ -135,7 +135,6 @@ struct segmented_scan_agent {
         hh.read(sg, std::int64_t{}, std::int64_t{}, std::int64_t{}, 0);
     };
     static_assert(block_heads || per_warp_heads);
-    static constexpr int flag_stride = warp_threads * items;
     static constexpr int flag_bytes = block_heads ? threads * items : 16;
 
     // The look-behind (tuning/segmented_tuning.cuh): elements before the tile searched for a head.
@@ -248,11 +247,10 @@ struct segmented_scan_agent {
         bool by_block = false;
         if constexpr (block_heads) {
             if (heads_t::uses_block(p.segs)) {  // uniform over the grid
-                unsigned char* slices = smem.flags;
                 const bool check = p.checked != nullptr;  // uniform over the grid
                 bool bad = false;
                 h = heads.template block_read<threads>(p.segs, p.tile_index, tile, base, n, mine,
-                                                       slices, flag_stride, check, bad);
+                                                       smem.flags, check, bad);
                 by_block = true;
                 if (check && tid == 0) {
                     // What this tile found (fenced before its count: a tile that found nothing
