@@ -38,6 +38,8 @@ sweep_add_gpu_test(test_gpu_compaction_types_other gpu/compaction_types_other.cu
 # Both tile paths (register, shared-memory bulk) forced, against seq at the edges of both tiles.
 sweep_add_gpu_test(test_gpu_compaction_paths gpu/compaction_paths.cu)
 sweep_add_gpu_test(test_gpu_compaction_large gpu/compaction_large.cu)
+# partition's two-ended exchange pass forced at every size, against seq.
+sweep_add_gpu_test(test_gpu_partition_exchange gpu/partition_exchange.cu)
 sweep_add_gpu_test(test_gpu_compaction_host_compiled gpu/compaction_host_compiled.cpp)
 # From a host-compiled file, compaction with a predicate that is not precompiled fails to compile
 # with a message that says why; the control (a precompiled predicate) compiles.

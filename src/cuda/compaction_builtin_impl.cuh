@@ -56,6 +56,9 @@ std::int64_t run_builtin_plain(const builtin_compaction_request& r) {
                                           true, false, r.n, pred, r.stream, r.alloc);
         case builtin_compaction_mode::in_place:
             return run_partition_in_place<tuning>(r.name, in, out_t, r.n, pred, r.stream, r.alloc);
+        case builtin_compaction_mode::in_place_unstable:
+            return run_partition_unstable_in_place<tuning>(r.name, in, out_t, r.n, pred, r.stream,
+                                                           r.alloc);
     }
     return 0;
 }

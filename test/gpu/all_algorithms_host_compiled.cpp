@@ -144,6 +144,11 @@ void check_all(const Policy& policy, const char* policy_name, const char* type_n
             const auto got = download(range.p, n);
             CHECK(std::all_of(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(k), pred));
             CHECK(std::none_of(got.begin() + static_cast<std::ptrdiff_t>(k), got.end(), pred));
+            auto sorted_got = got;
+            auto sorted_in = x;
+            std::sort(sorted_got.begin(), sorted_got.end());
+            std::sort(sorted_in.begin(), sorted_in.end());
+            CHECK(same_bits(sorted_got, sorted_in, n));  // a permutation of the input
         }
 
         // segmented scans

@@ -76,13 +76,13 @@ TEST_CASE("gpu partitions in place: race-free where a one-pass in-place write is
                    want.begin();
     REQUIRE(k == n - half);
 
-    SECTION("stable_partition and partition are exact") {
+    SECTION("stable_partition is exact, partition a partition of the input") {
         device_vector<std::int32_t> a(h);
         CHECK(sweep::stable_partition(sweep::gpu, a.begin(), a.end(), negative) - a.begin() == k);
         CHECK(a.download() == want);
         a.upload(h);
         CHECK(sweep::partition(sweep::gpu, a.begin(), a.end(), negative) - a.begin() == k);
-        CHECK(a.download() == want);
+        CHECK(is_partition_of(a.download(), h, k, negative));
     }
     SECTION("control: the one-pass write into the input itself is caught by this check") {
         // partition_copy with both outputs inside its own input (a misuse: the ranges overlap)
@@ -156,7 +156,8 @@ TEST_CASE("gpu partitions in place: 1 % kept (mirrored pass), each tile writing 
                 want.begin();
             CHECK(sweep::partition(sweep::gpu, a.begin(), a.end(), negative) - a.begin() == k);
         }
-        CHECK(a.download() == want);
+        if (round < 3) CHECK(a.download() == want);
+        else CHECK(is_partition_of(a.download(), h, k, sweep::less_than<std::int32_t>{0}));
     }
 }
 

@@ -201,6 +201,11 @@ void check_all(const Policy& policy, const char* policy_name, std::uint64_t salt
             const auto got = to_host(dp, un);
             CHECK(std::all_of(got.begin(), got.begin() + hk, pos));
             CHECK(std::none_of(got.begin() + hk, got.end(), pos));
+            auto sorted_got = got;
+            auto sorted_in = hx;
+            std::sort(sorted_got.begin(), sorted_got.end());
+            std::sort(sorted_in.begin(), sorted_in.end());
+            CHECK(sorted_got == sorted_in);  // a permutation of the input
         }
 
         // ---- segmented scans ------------------------------------------------------------------

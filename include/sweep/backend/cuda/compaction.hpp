@@ -225,10 +225,11 @@ std::pair<OutTrue, OutFalse> partition_copy(gpu_tag, const P& policy, In first, 
 
 namespace cuda {
 
-/// partition and stable_partition: both stable on the GPU (the same pass; docs/compaction.md).
+/// stable_partition (stable) and partition (`stable` false: the two-ended exchange pass on raw
+/// pointers from 2^20 elements, unstable; the stable pass otherwise). docs/compaction.md.
 template <class P, class It, class Pred>
 std::int64_t partition_in_place(const char* name, const P& policy, It first, std::int64_t n,
-                                Pred pred) {
+                                Pred pred, bool stable) {
     static_assert(!rejected_host_iterator_v<It>,
                   "sweep::gpu: this is a host container's iterator. sweep::gpu needs device "
                   "memory: raw device pointers, thrust::device_ptr, thrust::device_vector "
@@ -245,7 +246,8 @@ std::int64_t partition_in_place(const char* name, const P& policy, It first, std
     const temp_allocator alloc = make_temp_allocator(policy.resource);
 #if defined(__CUDACC__)
     using tuning = default_compaction_tuning<element_t<in_t>>;
-    return run_partition_in_place<tuning>(name, in, range, n, pred, s, alloc);
+    if (stable) return run_partition_in_place<tuning>(name, in, range, n, pred, s, alloc);
+    return run_partition_unstable_in_place<tuning>(name, in, range, n, pred, s, alloc);
 #else
     static_assert(host_callable_partition_v<in_t, std::remove_const_t<decltype(range)>,
                                             std::remove_const_t<decltype(range)>, Pred>,
@@ -262,7 +264,7 @@ std::int64_t partition_in_place(const char* name, const P& policy, It first, std
     r.n = n;
     set_builtin_value_type<pointee_t<in_t>>(r);
     set_builtin_predicate<pointee_t<in_t>>(r, pred);
-    r.mode = builtin_compaction_mode::in_place;
+    r.mode = stable ? builtin_compaction_mode::in_place : builtin_compaction_mode::in_place_unstable;
     r.stream = s;
     r.alloc = alloc;
     r.name = name;
@@ -274,12 +276,12 @@ std::int64_t partition_in_place(const char* name, const P& policy, It first, std
 
 template <class P, class It, class Pred>
 std::int64_t stable_partition(gpu_tag, const P& policy, It first, std::int64_t n, Pred pred) {
-    return cuda::partition_in_place("stable_partition", policy, first, n, pred);
+    return cuda::partition_in_place("stable_partition", policy, first, n, pred, true);
 }
 
 template <class P, class It, class Pred>
 std::int64_t partition(gpu_tag, const P& policy, It first, std::int64_t n, Pred pred) {
-    return cuda::partition_in_place("partition", policy, first, n, pred);
+    return cuda::partition_in_place("partition", policy, first, n, pred, false);
 }
 
 }  // namespace sweep::detail

@@ -22,7 +22,8 @@ enum class builtin_compare : unsigned char {
 enum class builtin_compaction_mode : unsigned char {
     select,    // copy_if
     split,     // partition_copy
-    in_place,  // partition, stable_partition
+    in_place,           // stable_partition (and partition below 2^20 elements)
+    in_place_unstable,  // partition
 };
 
 /// One precompiled compaction call.

@@ -4,9 +4,14 @@
 // algorithm logic here.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <cstring>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -16,6 +21,7 @@
 #include <sweep/backend/cuda/agent/count_prefix.cuh>
 #include <sweep/backend/cuda/dispatch/scan.cuh>  // reset_tile_states_kernel, launch_after_reset
 #include <sweep/backend/cuda/kernels/compaction_kernels.cuh>
+#include <sweep/backend/cuda/kernels/swap_partition_kernels.cuh>
 #include <sweep/backend/cuda/runtime.hpp>
 #include <sweep/backend/cuda/tuning/compaction_tuning.cuh>
 #include <sweep/backend/cuda/tuning/scan_tuning.cuh>
@@ -235,6 +241,131 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
     }
     synchronize(s, name);
     return kept;
+}
+
+/// The unstable in-place partition's two-ended exchange pass and its cleanup
+/// (kernels/swap_partition_kernels.cuh) on n > 0 elements at `data`. Returns the partition point.
+/// Everything it allocates, it allocates before the range is touched (std::bad_alloc leaves it
+/// unchanged). Waits twice: for the pass's records (the host plans the cleanup from them), and for
+/// the cleanup.
+template <class T, class Pred>
+std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred pred, stream_t s,
+                                const temp_allocator& alloc) {
+    using G = swap_partition_geometry<T>;
+    constexpr std::int64_t S = G::tile;
+    const std::int64_t tiles = (n + S - 1) / S;
+    const auto kernel = &swap_partition_kernel<T, Pred>;
+    const std::int64_t resident =
+        resident_blocks(reinterpret_cast<const void*>(kernel), G::threads, name);
+    // Each block holds at most one unfinished tile at the end, which the cleanup moves twice:
+    // at least 8 tiles a block keeps that share small.
+    const std::int64_t grid = std::max<std::int64_t>(1, std::min(resident, tiles / 8));
+    // Tiles the cleanup may touch: the unfinished ones (<= grid) and those between the partition
+    // point and the front/back boundary (a span of at most grid * S elements: <= grid + 1 tiles).
+    const std::int64_t dmax = std::min(tiles, 2 * grid + 2);
+    const std::size_t header_bytes = sizeof(swap_partition_header);
+    const std::size_t records_bytes = static_cast<std::size_t>(grid) * sizeof(swap_partition_record);
+    const std::size_t list_offset = (header_bytes + records_bytes + 15) / 16 * 16;
+    const std::size_t tmp_offset =
+        (list_offset + static_cast<std::size_t>(dmax) * sizeof(long long) + 255) / 256 * 256;
+    const std::size_t bytes = tmp_offset + static_cast<std::size_t>(dmax * S) * sizeof(T);
+    temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
+    auto* const base = static_cast<unsigned char*>(temp.get());
+    auto* const header = reinterpret_cast<swap_partition_header*>(base);
+    auto* const records = reinterpret_cast<swap_partition_record*>(base + header_bytes);
+    auto* const list = reinterpret_cast<long long*>(base + list_offset);
+    auto* const tmp = reinterpret_cast<T*>(base + tmp_offset);
+
+    check(static_cast<int>(cudaMemsetAsync(header, 0, header_bytes, s)), name, "cudaMemsetAsync");
+    kernel<<<static_cast<unsigned>(grid), G::threads, 0, s>>>(data, n, tiles, pred, header,
+                                                               records);
+    check_launch(name);
+    std::vector<unsigned char> host(header_bytes + records_bytes);
+    check(static_cast<int>(cudaMemcpyAsync(host.data(), base, host.size(), cudaMemcpyDeviceToHost,
+                                           s)),
+          name, "cudaMemcpyAsync");
+    synchronize(s, name);
+
+    // The plan. Front tiles [0, a) are all kept or unfinished, back tiles [a, tiles) all rejected
+    // or unfinished; X rejected elements are left in unfinished front tiles, Y kept ones in
+    // unfinished back tiles. The partition point is A - X + Y (A: the front tiles' end).
+    swap_partition_header h{};
+    std::memcpy(&h, host.data(), header_bytes);
+    const auto a = static_cast<std::int64_t>(h.left);
+    const std::int64_t front_end = std::min(n, a * S);
+    std::int64_t x = 0;
+    std::int64_t y = 0;
+    std::vector<long long> dirty;
+    dirty.reserve(static_cast<std::size_t>(dmax));
+    for (std::int64_t b = 0; b < grid; ++b) {
+        swap_partition_record r{};
+        std::memcpy(&r, host.data() + header_bytes + b * sizeof(r), sizeof(r));
+        if (r.tile < 0) continue;
+        dirty.push_back(r.tile);
+        (r.side == 0 ? x : y) += r.remaining;
+    }
+    const std::int64_t k = front_end - x + y;
+    // Outside the unfinished tiles, a tile is wrong only if it lies between k and front_end.
+    const std::int64_t lo = std::min(k, front_end);
+    const std::int64_t hi = std::max(k, front_end);
+    if (lo < hi)
+        for (std::int64_t t = lo / S; t < (hi + S - 1) / S; ++t) dirty.push_back(t);
+    std::sort(dirty.begin(), dirty.end());
+    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+    if (dirty.empty()) return k;
+    const auto count = static_cast<std::int64_t>(dirty.size());
+    if (count > dmax || h.left + h.right != static_cast<unsigned long long>(tiles))
+        throw std::logic_error(std::string("sweep::") + name +
+                               ": internal error (the exchange pass's plan does not add up)");
+    std::int64_t slots = 0;       // elements of the dirty tiles
+    std::int64_t kept_slots = 0;  // of them, below k
+    for (const long long t : dirty) {
+        const std::int64_t b0 = t * S;
+        const std::int64_t b1 = std::min(n, b0 + S);
+        slots += b1 - b0;
+        kept_slots += std::max<std::int64_t>(0, std::min(b1, k) - b0);
+    }
+    check(static_cast<int>(cudaMemcpyAsync(list, dirty.data(),
+                                           dirty.size() * sizeof(long long),
+                                           cudaMemcpyHostToDevice, s)),
+          name, "cudaMemcpyAsync");
+    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(count, 4 * resident));
+    swap_partition_gather_kernel<T><<<blocks, 256, 0, s>>>(data, n, list, count, tmp);
+    check_launch(name);
+    const std::int64_t chunks = (slots + 1023) / 1024;
+    swap_partition_scatter_kernel<T, Pred>
+        <<<static_cast<unsigned>(std::min<std::int64_t>(chunks, 4 * resident)), 256, 0, s>>>(
+            tmp, slots, kept_slots, data, list, pred, header);
+    check_launch(name);
+    check(static_cast<int>(cudaMemcpyAsync(host.data(), base, header_bytes,
+                                           cudaMemcpyDeviceToHost, s)),
+          name, "cudaMemcpyAsync");
+    synchronize(s, name);
+    std::memcpy(&h, host.data(), header_bytes);
+    if (h.true_cursor != static_cast<unsigned long long>(kept_slots) ||
+        h.false_cursor != static_cast<unsigned long long>(slots - kept_slots))
+        throw std::logic_error(std::string("sweep::") + name +
+                               ": internal error (the cleanup's counts do not add up)");
+    return k;
+}
+
+/// Inputs of at least this many elements take the exchange pass (below, the stable pass: one
+/// kernel and one wait, against the exchange pass's four kernels and two waits).
+inline constexpr std::int64_t swap_partition_min_n = std::int64_t{1} << 20;
+
+/// `partition` in place (unstable): the two-ended exchange pass on raw pointers to types whose two
+/// tiles fit in shared memory, for n >= min_n; the stable pass otherwise.
+template <class Tuning, class In, class It, class Pred,
+          class BulkTuning = default_compaction_bulk_tuning<compaction_value_t<In>>>
+std::int64_t run_partition_unstable_in_place(const char* name, In in, It first, std::int64_t n,
+                                             Pred pred, stream_t s, const temp_allocator& alloc,
+                                             std::int64_t min_n = swap_partition_min_n) {
+    using T = compaction_value_t<In>;
+    if constexpr (std::is_pointer_v<It> && swap_partition_geometry<T>::fits) {
+        if (n >= min_n) return run_swap_partition<T, Pred>(name, first, n, pred, s, alloc);
+    }
+    return run_partition_in_place<Tuning, In, It, Pred, BulkTuning>(name, in, first, n, pred, s,
+                                                                    alloc);
 }
 
 }  // namespace sweep::detail::cuda

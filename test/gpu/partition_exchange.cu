@@ -1,0 +1,146 @@
+// test/gpu/partition_exchange.cu -- the unstable in-place partition's exchange pass
+// (kernels/swap_partition_kernels.cuh, dispatch/compaction.cuh run_swap_partition) forced at every
+// size (sweep::partition takes it from 2^20 elements on raw pointers), against seq: at the edges
+// of its tile and of its cleanup (one block, a few tiles a block, many), for selectivities
+// 0/1/50/99/100 %, random runs, and inputs already partitioned, reversed and alternating. The
+// result must be a partition (kept elements first, at the point seq finds) and a permutation of
+// the input; guard elements before and after the range must stay untouched.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <sweep/partition.hpp>
+#include <sweep/backend/cuda/dispatch/compaction.cuh>
+
+#include "catch.hpp"
+#include "compaction_matrix.hpp"
+#include "gpu_support.hpp"
+#include "random.hpp"
+
+using namespace sweep_gpu_test;
+
+namespace {
+
+namespace cu = sweep::detail::cuda;
+
+struct three32 {
+    std::int32_t a, b, c;
+};
+struct wide40 {
+    std::int64_t w[5];
+};
+struct wide80 {  // two tiles do not fit in shared memory: the stable pass serves it
+    std::int64_t w[10];
+};
+
+template <class T>
+std::vector<std::int64_t> exchange_sizes() {
+    const std::int64_t t = cu::swap_partition_geometry<T>::tile;
+    std::vector<std::int64_t> s;
+    for (const std::int64_t n :
+         {std::int64_t{1}, std::int64_t{2}, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1,
+          8 * t - 1, 8 * t, 8 * t + 1, 16 * t + 1, 37 * t + 11, 1000 * t + 5,
+          std::int64_t{3'000'017}})
+        if (n <= max_test_size()) s.push_back(n);
+    return s;
+}
+
+constexpr std::int64_t guard = 64;
+
+/// One input through the exchange pass (min_n = 1) against seq.
+template <class T>
+void check_exchange(const std::vector<T>& h, keep_percent pred, const std::string& what) {
+    const auto n = static_cast<std::int64_t>(h.size());
+    INFO(what << ", n = " << n);
+    auto stable = h;
+    const std::int64_t k =
+        sweep::stable_partition(sweep::seq, stable.begin(), stable.end(), pred) - stable.begin();
+    device_vector<T> buf(h.size() + 2 * guard);  // poisoned
+    REQUIRE(cudaMemcpy(buf.data() + guard, h.data(), h.size() * sizeof(T),
+                       cudaMemcpyHostToDevice) == cudaSuccess);
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    using tuning = cu::default_compaction_tuning<T>;
+    T* const range = buf.data() + guard;
+    const std::int64_t got_k = cu::run_partition_unstable_in_place<tuning>(
+        "partition", static_cast<const T*>(range), range, n, pred, nullptr, alloc, 1);
+    CHECK(got_k == k);
+    const auto all = buf.download();
+    CHECK(poisoned(all.data(), guard));
+    CHECK(poisoned(all.data() + guard + n, guard));
+    const std::vector<T> got(all.begin() + guard, all.begin() + guard + n);
+    CHECK(is_partition_of(got, h, k, pred));
+}
+
+template <class T>
+void check_exchange_type(std::uint64_t salt) {
+    for (const std::int64_t n : exchange_sizes<T>()) {
+        auto g = sweep_test::rng(salt * 1000003 + static_cast<std::uint64_t>(n));
+        const auto h = random_inputs<T>(n, g);
+        for (const unsigned pct : {0u, 1u, 50u, 99u, 100u})
+            check_exchange(h, keep_percent{pct}, "keep " + std::to_string(pct) + " %");
+        for (const std::int64_t max_run : {std::int64_t{40}, std::int64_t{5000}}) {
+            const auto hr = inputs_with_flags<T>(random_runs(n, max_run, g), g);
+            check_exchange(hr, keep_percent{50}, "random runs of up to " + std::to_string(max_run));
+        }
+        // Flags by position: already partitioned (nothing misplaced), reversed (everything
+        // misplaced), alternating, and kept only in the last tenth.
+        const std::vector<std::string> names = {"already partitioned", "reversed", "alternating",
+                                                "kept in the last tenth"};
+        for (int shape = 0; shape < 4; ++shape) {
+            std::vector<bool> flags(static_cast<std::size_t>(n));
+            for (std::int64_t i = 0; i < n; ++i)
+                flags[i] = shape == 0   ? i < n / 3
+                           : shape == 1 ? i >= n / 3
+                           : shape == 2 ? i % 2 == 0
+                                        : i >= n - n / 10;
+            check_exchange(inputs_with_flags<T>(flags, g), keep_percent{50}, names[shape]);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gpu partition exchange pass: int8, int16", "[gpu][compaction][exchange]") {
+    check_exchange_type<std::int8_t>(1);
+    check_exchange_type<std::int16_t>(2);
+}
+
+TEST_CASE("gpu partition exchange pass: int32, float", "[gpu][compaction][exchange]") {
+    check_exchange_type<std::int32_t>(3);
+    check_exchange_type<float>(4);
+}
+
+TEST_CASE("gpu partition exchange pass: int64, double", "[gpu][compaction][exchange]") {
+    check_exchange_type<std::int64_t>(5);
+    check_exchange_type<double>(6);
+}
+
+TEST_CASE("gpu partition exchange pass: 12- and 40-byte structs; an 80-byte struct falls back",
+          "[gpu][compaction][exchange]") {
+    STATIC_REQUIRE(cu::swap_partition_geometry<three32>::fits);
+    STATIC_REQUIRE(cu::swap_partition_geometry<wide40>::fits);
+    STATIC_REQUIRE_FALSE(cu::swap_partition_geometry<wide80>::fits);
+    check_exchange_type<three32>(7);
+    check_exchange_type<wide40>(8);
+    auto g = sweep_test::rng(9);
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{5000}, std::int64_t{70'001}}) {
+        const auto h = random_inputs<wide80>(std::min(n, max_test_size()), g);
+        check_exchange(h, keep_percent{50}, "80-byte struct (the stable pass)");
+    }
+}
+
+TEST_CASE("gpu partition: the public call takes the exchange pass from 2^20 elements",
+          "[gpu][compaction][exchange]") {
+    // Many elements misplaced at both ends: kept values at the back, rejected at the front.
+    const std::int64_t n = std::min((std::int64_t{1} << 24) + 12345, max_test_size());
+    auto g = sweep_test::rng(10);
+    std::vector<bool> flags(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) flags[i] = i >= n / 2 ? (g() % 10) != 0 : (g() % 10) == 0;
+    const auto h = inputs_with_flags<std::int32_t>(flags, g);
+    const keep_percent pred{50};
+    const auto k = std::count_if(h.begin(), h.end(), [&](std::int32_t x) { return pred(x); });
+    device_vector<std::int32_t> a(h);
+    CHECK(sweep::partition(sweep::gpu, a.begin(), a.end(), pred) - a.begin() == k);
+    CHECK(is_partition_of(a.download(), h, k, pred));
+}
