@@ -8,6 +8,7 @@
 // - null device pointers with n > 0: std::invalid_argument (no launch, no crash), for input,
 //   output, stencil, keys, offsets and flags.
 #include <atomic>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -67,6 +68,20 @@ struct buffers {
     };
     snapshot take() const { return {a.download(), b.download(), c.download()}; }
 };
+
+/// Two results of the same call alike: byte for byte, except partition's range, which from 2^20
+/// elements is unstable and not the same run to run (the exchange pass, docs/compaction.md): the
+/// same elements, odd ones first.
+bool same_result(const std::string& name, buffers::snapshot got, buffers::snapshot want) {
+    if (name != "partition") return got == want;
+    if (got.b != want.b || got.c != want.c || got.a.size() != want.a.size()) return false;
+    const auto k = std::count_if(want.a.begin(), want.a.end(), odd{});
+    for (std::size_t i = 0; i < got.a.size(); ++i)
+        if (odd{}(got.a[i]) != (static_cast<std::ptrdiff_t>(i) < k)) return false;
+    std::sort(got.a.begin(), got.a.end());
+    std::sort(want.a.begin(), want.a.end());
+    return got.a == want.a;
+}
 
 using call_t = std::function<void(const sweep::gpu_policy<0, fail_kth_resource>&, buffers&)>;
 
@@ -168,7 +183,7 @@ TEST_CASE("gpu out of memory: the k-th allocation fails, for every k", "[gpu][er
                 fail_kth_resource ok;
                 nc.call(sweep::gpu.on(s).with(ok), x);
                 cuda_ok(cudaStreamSynchronize(s), "sync");
-                CHECK(x.take() == want);
+                CHECK(same_result(nc.name, x.take(), want));
                 CHECK(ok.live == 0);
             }
         }
