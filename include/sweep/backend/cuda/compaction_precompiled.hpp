@@ -22,7 +22,7 @@ enum class builtin_compare : unsigned char {
 enum class builtin_compaction_mode : unsigned char {
     select,    // copy_if
     split,     // partition_copy
-    in_place,           // stable_partition (and partition below 2^20 elements)
+    in_place,           // stable_partition (and partition below 2^27 elements)
     in_place_unstable,  // partition
 };
 

@@ -349,12 +349,15 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     return k;
 }
 
-/// Inputs of at least this many elements take the exchange pass (below, the stable pass: one
-/// kernel and one wait, against the exchange pass's four kernels and two waits).
-inline constexpr std::int64_t swap_partition_min_n = std::int64_t{1} << 20;
+/// Inputs of at least this many elements take the exchange pass; below, the stable pass. H200,
+/// int32, 10/50/90 % kept (perf/results/gpu-session12-partition-2026-11-26.md), exchange against
+/// stable: 2^24 0.65-0.81x (each block works through its ~15 tiles one at a time, each a chain of
+/// ticket, load, swap and writeback; plus two waits and the cleanup), 2^26 0.94-1.11x, 2^28
+/// 1.11-1.30x.
+inline constexpr std::int64_t swap_partition_min_n = std::int64_t{1} << 27;
 
 /// `partition` in place (unstable): the two-ended exchange pass on raw pointers to types whose two
-/// tiles fit in shared memory, for n >= min_n; the stable pass otherwise.
+/// tiles fit in shared memory, for n >= min_n (2^27); the stable pass otherwise.
 template <class Tuning, class In, class It, class Pred,
           class BulkTuning = default_compaction_bulk_tuning<compaction_value_t<In>>>
 std::int64_t run_partition_unstable_in_place(const char* name, In in, It first, std::int64_t n,
