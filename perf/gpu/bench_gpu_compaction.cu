@@ -293,6 +293,22 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 print_row(csv, algo, lg, pct, double(2 * n) * 4, copy_us, sweep_us, regs_us,
                           cub_us, cub_count_us, thrust_us,
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
+                if (!stable) {
+                    // The exchange pass forced at every size (the public call takes it from
+                    // swap_partition_min_n = 2^27): the figures that set that threshold.
+                    const double ex_us = t.median_us(
+                        [&] {
+                            sweep::detail::cuda::run_partition_unstable_in_place<regs_tuning>(
+                                algo, static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
+                                default_alloc(), 1);
+                        },
+                        restore);
+                    const bool ex_ok = as_partition(host(b.out, n));
+                    std::printf("|      |      | exchange pass forced: %9.1f us | %5.1f%% copy | "
+                                "%5.2fx stable pass | %5.2fx CUB | %s |\n",
+                                ex_us, 100.0 * copy_us / ex_us, regs_us / ex_us, cub_us / ex_us,
+                                ex_ok ? "ok" : "MISMATCH");
+                }
             }
         }
     }

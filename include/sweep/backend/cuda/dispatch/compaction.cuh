@@ -253,18 +253,23 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
                                 const temp_allocator& alloc) {
     using G = swap_partition_geometry<T>;
     constexpr std::int64_t S = G::tile;
-    const std::int64_t tiles = (n + S - 1) / S;
+    constexpr std::int64_t per_block = swap_partition_records_per_block;
+    const std::int64_t full = n / S;  // the pass's tiles; the short tail is left to the cleanup
+    const bool has_tail = n % S != 0;
     const auto kernel = &swap_partition_kernel<T, Pred>;
     const std::int64_t resident =
         resident_blocks(reinterpret_cast<const void*>(kernel), G::threads, name);
-    // Each block holds at most one unfinished tile at the end, which the cleanup moves twice:
-    // at least 8 tiles a block keeps that share small.
-    const std::int64_t grid = std::max<std::int64_t>(1, std::min(resident, tiles / 8));
-    // Tiles the cleanup may touch: the unfinished ones (<= grid) and those between the partition
-    // point and the front/back boundary (a span of at most grid * S elements: <= grid + 1 tiles).
-    const std::int64_t dmax = std::min(tiles, 2 * grid + 2);
+    // Each block ends with at most four unfinished tiles (two an end: the one in work, the one
+    // fetched ahead), which the cleanup moves twice: at least 8 tiles a block keeps that share
+    // small.
+    const std::int64_t grid = std::max<std::int64_t>(1, std::min(resident, full / 8));
+    // Tiles the cleanup may touch: the unfinished ones (<= 4 grid), the tail, and those between
+    // the partition point and the front/back boundary (a span of at most (4 grid + 1) S
+    // elements: <= 4 grid + 2 tiles).
+    const std::int64_t dmax = std::min(full + (has_tail ? 1 : 0), 8 * grid + 4);
     const std::size_t header_bytes = sizeof(swap_partition_header);
-    const std::size_t records_bytes = static_cast<std::size_t>(grid) * sizeof(swap_partition_record);
+    const std::size_t records_bytes =
+        static_cast<std::size_t>(grid * per_block) * sizeof(swap_partition_record);
     const std::size_t list_offset = (header_bytes + records_bytes + 15) / 16 * 16;
     const std::size_t tmp_offset =
         (list_offset + static_cast<std::size_t>(dmax) * sizeof(long long) + 255) / 256 * 256;
@@ -277,7 +282,7 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     auto* const tmp = reinterpret_cast<T*>(base + tmp_offset);
 
     check(static_cast<int>(cudaMemsetAsync(header, 0, header_bytes, s)), name, "cudaMemsetAsync");
-    kernel<<<static_cast<unsigned>(grid), G::threads, 0, s>>>(data, n, tiles, pred, header,
+    kernel<<<static_cast<unsigned>(grid), G::threads, 0, s>>>(data, n, full, pred, header,
                                                                records);
     check_launch(name);
     std::vector<unsigned char> host(header_bytes + records_bytes);
@@ -286,18 +291,20 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
           name, "cudaMemcpyAsync");
     synchronize(s, name);
 
-    // The plan. Front tiles [0, a) are all kept or unfinished, back tiles [a, tiles) all rejected
-    // or unfinished; X rejected elements are left in unfinished front tiles, Y kept ones in
-    // unfinished back tiles. The partition point is A - X + Y (A: the front tiles' end).
+    // The plan. Front tiles [0, a) are all kept or unfinished, back tiles [a, full) all rejected
+    // or unfinished, then the tail; X rejected elements are left in unfinished front tiles, Y kept
+    // ones in unfinished back tiles and the tail. The partition point is A - X + Y (A: the front
+    // tiles' end).
     swap_partition_header h{};
     std::memcpy(&h, host.data(), header_bytes);
     const auto a = static_cast<std::int64_t>(h.left);
-    const std::int64_t front_end = std::min(n, a * S);
+    const std::int64_t front_end = a * S;
     std::int64_t x = 0;
-    std::int64_t y = 0;
+    std::int64_t y = static_cast<std::int64_t>(h.tail_kept);
     std::vector<long long> dirty;
     dirty.reserve(static_cast<std::size_t>(dmax));
-    for (std::int64_t b = 0; b < grid; ++b) {
+    if (has_tail) dirty.push_back(full);
+    for (std::int64_t b = 0; b < grid * per_block; ++b) {
         swap_partition_record r{};
         std::memcpy(&r, host.data() + header_bytes + b * sizeof(r), sizeof(r));
         if (r.tile < 0) continue;
@@ -305,7 +312,8 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
         (r.side == 0 ? x : y) += r.remaining;
     }
     const std::int64_t k = front_end - x + y;
-    // Outside the unfinished tiles, a tile is wrong only if it lies between k and front_end.
+    // Outside the unfinished tiles and the tail, a tile is wrong only if it lies between k and
+    // front_end.
     const std::int64_t lo = std::min(k, front_end);
     const std::int64_t hi = std::max(k, front_end);
     if (lo < hi)
@@ -314,7 +322,8 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
     if (dirty.empty()) return k;
     const auto count = static_cast<std::int64_t>(dirty.size());
-    if (count > dmax || h.left + h.right != static_cast<unsigned long long>(tiles))
+    if (count > dmax || h.left + h.right != static_cast<unsigned long long>(full) || k < 0 ||
+        k > n)
         throw std::logic_error(std::string("sweep::") + name +
                                ": internal error (the exchange pass's plan does not add up)");
     std::int64_t slots = 0;       // elements of the dirty tiles
@@ -356,8 +365,9 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
 /// 1.11-1.30x.
 inline constexpr std::int64_t swap_partition_min_n = std::int64_t{1} << 27;
 
-/// `partition` in place (unstable): the two-ended exchange pass on raw pointers to types whose two
-/// tiles fit in shared memory, for n >= min_n (2^27); the stable pass otherwise.
+/// `partition` in place (unstable): the two-ended exchange pass on 16-byte-aligned raw pointers to
+/// types whose four tiles fit in shared memory, on devices with the copy engine (sm_90), for
+/// n >= min_n (2^27); the stable pass otherwise.
 template <class Tuning, class In, class It, class Pred,
           class BulkTuning = default_compaction_bulk_tuning<compaction_value_t<In>>>
 std::int64_t run_partition_unstable_in_place(const char* name, In in, It first, std::int64_t n,
@@ -365,7 +375,9 @@ std::int64_t run_partition_unstable_in_place(const char* name, In in, It first, 
                                              std::int64_t min_n = swap_partition_min_n) {
     using T = compaction_value_t<In>;
     if constexpr (std::is_pointer_v<It> && swap_partition_geometry<T>::fits) {
-        if (n >= min_n) return run_swap_partition<T, Pred>(name, first, n, pred, s, alloc);
+        // The copy engine fetches whole 16-byte-aligned tiles.
+        if (n >= min_n && compaction_aligned(first, 16) && device_has_bulk_copy(name))
+            return run_swap_partition<T, Pred>(name, first, n, pred, s, alloc);
     }
     return run_partition_in_place<Tuning, In, It, Pred, BulkTuning>(name, in, first, n, pred, s,
                                                                     alloc);

@@ -19,7 +19,10 @@
 // (swap_partition_scatter_kernel: block counts by atomics, since order does not matter).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+
+#include <sweep/backend/cuda/agent/bulk_copy.cuh>
 
 namespace sweep::detail::cuda {
 
@@ -30,21 +33,26 @@ struct swap_partition_header {
     unsigned long long right;         // tiles taken from the back: tiles - 1, tiles - 2, ...
     unsigned long long true_cursor;   // cleanup: kept elements placed
     unsigned long long false_cursor;  // cleanup: rejected elements placed
-    unsigned long long pad[3];
+    unsigned long long tail_kept;     // kept elements in the short tail after the last full tile
+    unsigned long long pad[2];
 };
 static_assert(sizeof(swap_partition_header) == 64);
 
-/// One per block of the exchange pass: the tile it still held at the end (-1: none), its end
-/// (0 front, 1 back) and its misplaced elements not yet swapped.
+/// Up to four per block of the exchange pass (slot 2 * end + {0: the tile in work, 1: the tile
+/// fetched ahead}): a tile it still held at the end (-1: none), its end (0 front, 1 back) and its
+/// misplaced elements not yet swapped.
 struct swap_partition_record {
     long long tile;
     int side;
     int remaining;
 };
 static_assert(sizeof(swap_partition_record) == 16);
+inline constexpr int swap_partition_records_per_block = 4;
 
-/// Tile geometry: 256 threads, about 8 KiB of elements a tile (at most 8 a thread); two tiles and
-/// their position lists (16-bit) must fit in 40 KiB of static shared memory.
+/// Tile geometry: 256 threads, about 8 KiB of elements a tile (at most 8 a thread, whole 16-byte
+/// vectors: 256 * sizeof(T) * items is a multiple of 16). Each end has two tile buffers (the tile
+/// in work and the next, fetched ahead by the copy engine) and one position list (16-bit): all in
+/// 44 KiB of static shared memory.
 template <class T>
 struct swap_partition_geometry {
     static constexpr int threads = 256;
@@ -52,11 +60,14 @@ struct swap_partition_geometry {
     static constexpr int raw_items = static_cast<int>(8192 / (threads * sizeof(T)));
     static constexpr int items = raw_items < 1 ? 1 : (raw_items > 8 ? 8 : raw_items);
     static constexpr int tile = threads * items;
-    // Four blocks an SM (64 registers a thread): each holds one tile's loads in flight at a time.
-    static constexpr int min_blocks = 4;
+    static constexpr unsigned tile_bytes = static_cast<unsigned>(tile * sizeof(T));
     static constexpr std::size_t smem_bytes =
-        2 * static_cast<std::size_t>(tile) * (sizeof(T) + sizeof(unsigned short));
-    static constexpr bool fits = smem_bytes <= 40 * 1024 && alignof(T) <= 16;
+        4 * static_cast<std::size_t>(tile_bytes) + 2 * static_cast<std::size_t>(tile) * 2;
+    static constexpr bool fits = smem_bytes <= 44 * 1024 && alignof(T) <= 16;
+    // As many blocks an SM as shared memory allows (5 at 41-42 KiB of 228): registers capped
+    // to match (51 a thread).
+    static constexpr int min_blocks = 5;
+    static_assert(tile_bytes % 16 == 0);
 };
 
 namespace swap_partition {
@@ -65,6 +76,14 @@ __device__ inline unsigned lanemask_lt() {
     unsigned m;
     asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
     return m;
+}
+
+/// Orders this thread's earlier generic-proxy accesses to shared memory (after a barrier: the
+/// block's) before a following copy-engine write into it.
+__device__ __forceinline__ void fence_proxy_async_shared() {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
 }
 
 /// Exclusive scan in place of counts[0, len) (len <= 128) by one warp; returns the total to every
@@ -97,7 +116,9 @@ __device__ inline int warp_exclusive_scan(int* counts, int len) {
 
 }  // namespace swap_partition
 
-/// The exchange pass. `rec` has one entry per block.
+/// The exchange pass over the first `tiles` full tiles of data (16-byte aligned); block 0 also
+/// counts the kept elements of the short tail [tiles * S, n). `rec` has
+/// swap_partition_records_per_block entries per block.
 template <class T, class Pred>
 __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
                                   swap_partition_geometry<T>::min_blocks)
@@ -108,16 +129,17 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
     constexpr int IT = G::items;
     constexpr int S = G::tile;
     constexpr int W = G::warps;
-    __shared__ alignas(16) unsigned char raw[2 * S * sizeof(T)];
+    // Buffer b = 2 * end + slot.
+    __shared__ alignas(128) unsigned char raw[4 * G::tile_bytes];
+    __shared__ alignas(8) std::uint64_t bars[4];
     __shared__ unsigned short pos[2][S];
     __shared__ int counts[2][IT * W];
     __shared__ unsigned masks[2][IT * W];  // each warp's ballot of each row
     __shared__ int totals[2];
-    __shared__ long long next[2];
-    T* const tile0 = reinterpret_cast<T*>(raw);
-    T* const tile1 = tile0 + S;
+    __shared__ long long next[4];
     const int tid = static_cast<int>(threadIdx.x);
     const int warp = tid / 32;
+    auto buffer = [&](int b) { return reinterpret_cast<T*>(raw + b * G::tile_bytes); };
 
     // Thread 0 only. A failed ticket leaves every later one failed (the counter only grows).
     auto claim = [&](int side) -> long long {
@@ -126,160 +148,164 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
         if (side == 0) return static_cast<long long>(atomicAdd(&h->left, 1ull));
         return tiles - 1 - static_cast<long long>(atomicAdd(&h->right, 1ull));
     };
-    auto tile_size = [&](long long t) -> int {
-        const long long rest = n - t * S;
-        return rest < S ? static_cast<int>(rest) : S;
+    // Thread 0 only: the copy engine fetches tile t into buffer b.
+    auto fetch = [&](int b, long long t) {
+        bulk::arrive_expect(&bars[b], G::tile_bytes);
+        bulk::copy_to_shared(buffer(b), data + t * S, G::tile_bytes, &bars[b]);
     };
-
-    // Block-uniform state of the two held tiles.
-    long long idx[2];
-    int size[2] = {0, 0};
-    int count[2] = {0, 0};  // misplaced elements
-    int used[2] = {0, 0};   // of them, swapped already
-    bool have[2] = {false, false};
-    bool need[2] = {true, true};
-    T v[2][IT];
-
-    if (tid == 0) {
-        next[0] = claim(0);
-        next[1] = next[0] < 0 ? -1 : claim(1);
-    }
-    __syncthreads();
-    idx[0] = next[0];
-    idx[1] = next[1];
-
-    // Loads of the needed tiles (need[s], index at[s] >= 0) into registers; issued before the
-    // finished tiles' writeback, to overlap it.
-    auto issue_loads = [&](const long long (&at)[2]) {
-#pragma unroll
-        for (int s = 0; s < 2; ++s) {
-            if (need[s] && at[s] >= 0) {
-                size[s] = tile_size(at[s]);
-                const T* src = data + at[s] * S;
-#pragma unroll
-                for (int i = 0; i < IT; ++i) {
-                    const int j = i * TH + tid;
-                    if (j < size[s]) v[s][i] = src[j];
-                }
-            }
-        }
+    unsigned parity = 0;  // bit b: the phase of bars[b] to wait for next
+    auto wait_for = [&](int b) {
+        bulk::wait(&bars[b], (parity >> b) & 1u);
+        parity ^= 1u << b;
     };
-    // After a barrier that ends every read of the tiles' shared memory (idx[] now the new
-    // tiles): store, flag the misplaced elements, list their positions in order.
-    auto finish_loads = [&]() {
+    // Lists the misplaced elements of buffer b (an end-s tile) in pos[s], in order; returns their
+    // number (every thread). Starts and ends with every thread past a barrier.
+    auto rank = [&](int b, int s) -> int {
+        const T* const t = buffer(b);
 #pragma unroll
-        for (int s = 0; s < 2; ++s) {
-            if (need[s] && idx[s] >= 0) {
-                T* const t = s == 0 ? tile0 : tile1;
-#pragma unroll
-                for (int i = 0; i < IT; ++i) {
-                    const int j = i * TH + tid;
-                    bool misplaced = false;
-                    if (j < size[s]) {
-                        t[j] = v[s][i];
-                        const bool kept = static_cast<bool>(pred(v[s][i]));
-                        misplaced = s == 0 ? !kept : kept;
-                    }
-                    const unsigned b = __ballot_sync(0xffffffffu, misplaced);
-                    if (tid % 32 == 0) {
-                        counts[s][i * W + warp] = __popc(b);
-                        masks[s][i * W + warp] = b;
-                    }
-                }
+        for (int i = 0; i < IT; ++i) {
+            const bool kept = static_cast<bool>(pred(t[i * TH + tid]));
+            const unsigned m = __ballot_sync(0xffffffffu, s == 0 ? !kept : kept);
+            if (tid % 32 == 0) {
+                counts[s][i * W + warp] = __popc(m);
+                masks[s][i * W + warp] = m;
             }
         }
         __syncthreads();
-#pragma unroll
-        for (int s = 0; s < 2; ++s) {
-            if (need[s] && idx[s] >= 0 && warp == s) {
-                const int total = swap_partition::warp_exclusive_scan(counts[s], IT * W);
-                if (tid % 32 == 0) totals[s] = total;
-            }
+        if (warp == 0) {
+            const int total = swap_partition::warp_exclusive_scan(counts[s], IT * W);
+            if (tid == 0) totals[s] = total;
         }
         __syncthreads();
         const unsigned lt = swap_partition::lanemask_lt();
 #pragma unroll
-        for (int s = 0; s < 2; ++s) {
-            if (need[s] && idx[s] >= 0) {
-#pragma unroll
-                for (int i = 0; i < IT; ++i) {
-                    const unsigned b = masks[s][i * W + warp];
-                    if ((b >> (tid % 32)) & 1u)
-                        pos[s][counts[s][i * W + warp] + __popc(b & lt)] =
-                            static_cast<unsigned short>(i * TH + tid);
-                }
-                count[s] = totals[s];
-                used[s] = 0;
-                have[s] = true;
-                need[s] = false;
-            }
+        for (int i = 0; i < IT; ++i) {
+            const unsigned m = masks[s][i * W + warp];
+            if ((m >> (tid % 32)) & 1u)
+                pos[s][counts[s][i * W + warp] + __popc(m & lt)] =
+                    static_cast<unsigned short>(i * TH + tid);
         }
+        const int total = totals[s];
         __syncthreads();
+        return total;
     };
-    // Writes the first `upto` misplaced elements of held tile s back (they were swapped).
-    auto write_back = [&](int s, int upto) {
-        const T* const t = s == 0 ? tile0 : tile1;
-        T* const dst = data + idx[s] * S;
+    // Writes the first `upto` listed elements of buffer b (tile t) back: they were swapped.
+    auto write_back = [&](int b, int s, long long t, int upto) {
+        const T* const src = buffer(b);
+        T* const dst = data + t * S;
         for (int r = tid; r < upto; r += TH) {
             const int p = pos[s][r];
-            dst[p] = t[p];
+            dst[p] = src[p];
         }
     };
 
-    {
-        const long long first[2] = {idx[0], idx[1]};
-        issue_loads(first);
+    if (blockIdx.x == 0) {
+        // The tail's kept elements (the plan needs them; the pass never takes the tail).
+        int kept = 0;
+        for (long long i = tiles * S + tid; i < n; i += TH) kept += static_cast<bool>(pred(data[i]));
+        kept = __reduce_add_sync(0xffffffffu, static_cast<unsigned>(kept));
+        if (tid % 32 == 0 && kept != 0)
+            atomicAdd(&h->tail_kept, static_cast<unsigned long long>(kept));
     }
-    finish_loads();
-    while (have[0] && have[1]) {
+    if (tid == 0) {
+#pragma unroll
+        for (int b = 0; b < 4; ++b) bulk::init(&bars[b]);
+        bulk::fence_init();
+        // In work: front, back; ahead: front, back. Buffers 0, 2, 1, 3.
+        next[0] = claim(0);
+        next[1] = next[0] < 0 ? -1 : claim(1);
+        next[2] = next[1] < 0 ? -1 : claim(0);
+        next[3] = next[2] < 0 ? -1 : claim(1);
+        if (next[0] >= 0) fetch(0, next[0]);
+        if (next[1] >= 0) fetch(2, next[1]);
+        if (next[2] >= 0) fetch(1, next[2]);
+        if (next[3] >= 0) fetch(3, next[3]);
+    }
+    __syncthreads();
+    // Block-uniform state of each end: the tile in work (cur, in slot `slot`), the one ahead.
+    long long cur[2] = {next[0], next[1]};
+    long long ahead[2] = {next[2], next[3]};
+    int slot[2] = {0, 0};
+    int count[2] = {0, 0};  // misplaced elements of the tile in work
+    int used[2] = {0, 0};   // of them, swapped already
+    __syncthreads();        // next[] is read
+#pragma unroll
+    for (int s = 0; s < 2; ++s) {
+        if (cur[s] >= 0) {
+            wait_for(2 * s);
+            count[s] = rank(2 * s, s);
+        }
+    }
+
+    while (cur[0] >= 0 && cur[1] >= 0) {
         const int rem0 = count[0] - used[0];
         const int rem1 = count[1] - used[1];
         const int m = rem0 < rem1 ? rem0 : rem1;
         const bool fin[2] = {rem0 == m, rem1 == m};
         if (tid == 0) {
-            // Taken before the swaps, so that the atomics' latency overlaps them.
-            next[0] = fin[0] ? claim(0) : -1;
-            next[1] = fin[1] ? (fin[0] && next[0] < 0 ? -1 : claim(1)) : -1;
+            // The refill tickets, taken before the swaps so that their latency overlaps them; none
+            // for an end with nothing ahead (that end is done: the block stops).
+#pragma unroll
+            for (int s = 0; s < 2; ++s) next[s] = fin[s] && ahead[s] >= 0 ? claim(s) : -1;
         }
+        T* const t0 = buffer(slot[0]);
+        T* const t1 = buffer(2 + slot[1]);
         for (int j = tid; j < m; j += TH) {
             const int a = pos[0][used[0] + j];
             const int b = pos[1][used[1] + j];
-            const T x = tile0[a];
-            tile0[a] = tile1[b];
-            tile1[b] = x;
+            const T x = t0[a];
+            t0[a] = t1[b];
+            t1[b] = x;
         }
         used[0] += m;
         used[1] += m;
         __syncthreads();  // the swaps are done; next[] is visible
-        const long long fresh[2] = {fin[0] ? next[0] : -1, fin[1] ? next[1] : -1};
+        const long long refill[2] = {next[0], next[1]};
 #pragma unroll
-        for (int s = 0; s < 2; ++s) need[s] = fin[s];
-        issue_loads(fresh);
+        for (int s = 0; s < 2; ++s)
+            if (fin[s]) write_back(2 * s + slot[s], s, cur[s], count[s]);
+        __syncthreads();  // the writebacks have read the finished tiles' buffers
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
-            if (fin[s]) {
-                write_back(s, count[s]);
-                have[s] = false;
-                idx[s] = fresh[s];
+            if (!fin[s]) continue;
+            const int freed = 2 * s + slot[s];
+            if (tid == 0 && refill[s] >= 0) {
+                swap_partition::fence_proxy_async_shared();
+                fetch(freed, refill[s]);
+            }
+            cur[s] = ahead[s];
+            ahead[s] = refill[s];
+            slot[s] ^= 1;
+            used[s] = 0;
+            count[s] = 0;
+            if (cur[s] >= 0) {
+                wait_for(2 * s + slot[s]);
+                count[s] = rank(2 * s + slot[s], s);
             }
         }
-        __syncthreads();  // the writebacks have read the finished tiles
-        finish_loads();
     }
-    // The tickets ran out: at most one tile is held. Write back what it swapped; record it.
-    long long held = -1;
-    int side = 0;
-    int remaining = 0;
+    // An end ran out of tiles. Write back what the tile in work swapped; record it and the tile
+    // ahead (waited for and counted: no copy may be in flight when the block exits).
+    swap_partition_record out[4] = {{-1, 0, 0}, {-1, 1, 0}, {-1, 0, 0}, {-1, 1, 0}};
 #pragma unroll
     for (int s = 0; s < 2; ++s) {
-        if (have[s]) {
-            write_back(s, used[s]);
-            held = idx[s];
-            side = s;
-            remaining = count[s] - used[s];
+        if (cur[s] >= 0) {
+            write_back(2 * s + slot[s], s, cur[s], used[s]);
+            out[2 * s] = swap_partition_record{cur[s], s, count[s] - used[s]};
         }
     }
-    if (tid == 0) rec[blockIdx.x] = swap_partition_record{held, side, remaining};
+    __syncthreads();  // the writebacks have read pos[]
+#pragma unroll
+    for (int s = 0; s < 2; ++s) {
+        if (ahead[s] >= 0) {
+            const int b = 2 * s + (slot[s] ^ 1);
+            wait_for(b);
+            out[2 * s + 1] = swap_partition_record{ahead[s], s, rank(b, s)};
+        }
+    }
+    if (tid == 0)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) rec[swap_partition_records_per_block * blockIdx.x + j] = out[j];
 }
 
 /// Cleanup, step 1: tiles list[0, count) of `data` (ascending; only the range's last tile may be
