@@ -170,3 +170,27 @@ TEST_CASE("partition: std::partition result has the same split as sweep::partiti
         CHECK(is_permutation_of(a, sorted_bits(b)));
     }
 }
+
+TEST_CASE("partition with .deterministic(): the stable result on every host policy",
+          "[partition][deterministic]") {
+    // API.md: under .deterministic() results are bitwise identical across policies, so partition
+    // gives the one result seq gives, the stable one (par otherwise swaps misplaced pairs).
+    auto g = rng(5400);
+    for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000},
+                                 std::int64_t{65537}, std::int64_t{3'000'017}}) {
+        INFO("n = " << n);
+        const auto in = random_values<std::int32_t>(n, g);
+        const auto odd = [](std::int32_t x) { return (x & 1) != 0; };
+        auto want = in;
+        const auto k = std::stable_partition(want.begin(), want.end(), odd) - want.begin();
+        auto one = [&](const char* name, const auto& pol) {
+            INFO("policy " << name);
+            auto buf = in;
+            CHECK(sweep::partition(pol, buf.begin(), buf.end(), odd) - buf.begin() == k);
+            CHECK(buf == want);
+        };
+        one("seq.deterministic()", sweep::seq.deterministic());
+        one("par.deterministic()", sweep::par.deterministic());
+        one("par.threads(3).deterministic()", sweep::par.threads(3).deterministic());
+    }
+}

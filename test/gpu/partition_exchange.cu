@@ -146,6 +146,22 @@ TEST_CASE("gpu partition: the public call takes the exchange pass from 2^27 elem
     CHECK(is_partition_of(a.download(), h, k, pred));
 }
 
+TEST_CASE("gpu partition with .deterministic(): the stable result, also past 2^27",
+          "[gpu][compaction][exchange][deterministic]") {
+    // API.md: under .deterministic() every policy gives seq's result, the stable one; the
+    // exchange pass (not reproducible run to run) is not taken.
+    const std::int64_t n = std::min((std::int64_t{1} << 27) + 777, max_test_size());
+    auto g = sweep_test::rng(12);
+    const auto h = random_inputs<std::int32_t>(n, g);
+    const keep_percent pred{50};
+    auto want = h;
+    const auto k =
+        sweep::stable_partition(sweep::seq, want.begin(), want.end(), pred) - want.begin();
+    device_vector<std::int32_t> a(h);
+    CHECK(sweep::partition(sweep::gpu.deterministic(), a.begin(), a.end(), pred) - a.begin() == k);
+    CHECK(a.download() == want);
+}
+
 TEST_CASE("gpu partition exchange pass: a range not 16-byte aligned takes the stable pass",
           "[gpu][compaction][exchange]") {
     // The copy engine fetches whole aligned tiles; one int32 past an aligned start is not.

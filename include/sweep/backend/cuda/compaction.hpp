@@ -281,7 +281,9 @@ std::int64_t stable_partition(gpu_tag, const P& policy, It first, std::int64_t n
 
 template <class P, class It, class Pred>
 std::int64_t partition(gpu_tag, const P& policy, It first, std::int64_t n, Pred pred) {
-    return cuda::partition_in_place("partition", policy, first, n, pred, false);
+    // .deterministic(): the stable pass, the one result every policy gives then (docs/api.md).
+    constexpr bool stable = (P::numerics & numerics_deterministic) != 0;
+    return cuda::partition_in_place("partition", policy, first, n, pred, stable);
 }
 
 }  // namespace sweep::detail

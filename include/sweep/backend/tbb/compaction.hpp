@@ -110,7 +110,11 @@ std::int64_t stable_partition(par_tag, const P& policy, It first, std::int64_t n
 template <class P, class It, class Pred>
 std::int64_t partition(par_tag, const P& policy, It first, std::int64_t n, Pred pred) {
     if (n == 0) return 0;
-    return tbb_backend::swap_partition(policy.max_threads, first, n, pred);
+    // .deterministic(): the stable result, the one every policy gives then (docs/api.md).
+    if constexpr ((P::numerics & numerics_deterministic) != 0)
+        return stable_partition(par_tag{}, policy, first, n, pred);
+    else
+        return tbb_backend::swap_partition(policy.max_threads, first, n, pred);
 }
 
 }  // namespace sweep::detail
