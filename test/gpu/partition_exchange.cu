@@ -7,6 +7,7 @@
 // the input; guard elements before and after the range must stay untouched.
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -183,4 +184,29 @@ TEST_CASE("gpu partition exchange pass: a range not 16-byte aligned takes the st
                                                       range, n, pred, nullptr, alloc, 1) == k);
     const auto all = buf.download();
     CHECK(std::vector<std::int32_t>(all.begin() + 1, all.end()) == stable);  // the stable result
+}
+
+namespace {
+/// Hands out nothing: every allocation fails.
+struct no_memory {
+    void* allocate(std::size_t, std::size_t, cudaStream_t) { return nullptr; }
+    void deallocate(void*, std::size_t, std::size_t, cudaStream_t) {}
+};
+}  // namespace
+
+TEST_CASE("gpu partition exchange pass: no temporary memory -> bad_alloc, range unchanged",
+          "[gpu][compaction][exchange][errors]") {
+    // The pass allocates everything (records, dirty list, cleanup room) before it starts.
+    const std::int64_t n = std::min(std::int64_t{1'000'003}, max_test_size());
+    auto g = sweep_test::rng(13);
+    const auto h = random_inputs<std::int32_t>(n, g);
+    device_vector<std::int32_t> a(h);
+    no_memory none;
+    const auto alloc = cu::make_temp_allocator<no_memory>(&none);
+    using tuning = cu::default_compaction_tuning<std::int32_t>;
+    CHECK_THROWS_AS(cu::run_partition_unstable_in_place<tuning>(
+                        "partition", static_cast<const std::int32_t*>(a.data()), a.data(), n,
+                        keep_percent{50}, nullptr, alloc, 1),
+                    std::bad_alloc);
+    CHECK(a.download() == h);
 }
