@@ -55,6 +55,20 @@ namespace sweep::detail::tbb_backend::radix {
 
 // ---- tuning (docs/radix_sort.md has the measurements) -------------------------------------------
 
+// The library ships this sort compiled for the built-in key types (keys alone, and with 4- or
+// 8-byte unsigned values: src/tbb/radix_par_*.cpp), with the default tuning below. A translation
+// unit that changes any tuning or testing macro (they must be the same in the whole program)
+// compiles its own instead.
+#if defined(SWEEP_RADIX_LSD_BITS) || defined(SWEEP_RADIX_MSD_BITS) ||                           \
+    defined(SWEEP_RADIX_LEAF_KIB) || defined(SWEEP_RADIX_SERIAL_BELOW) ||                       \
+    defined(SWEEP_RADIX_LSD_SMALL_SHIFT) || defined(SWEEP_RADIX_CHUNKS_PER_WORKER) ||           \
+    defined(SWEEP_RADIX_STREAM_KIB) || defined(SWEEP_RADIX_TIMING) ||                           \
+    (defined(SWEEP_FAULT_INJECTION) && SWEEP_FAULT_INJECTION) || defined(SWEEP_NO_PRECOMPILED_RADIX)
+#define SWEEP_RADIX_PRECOMPILED 0
+#else
+#define SWEEP_RADIX_PRECOMPILED 1
+#endif
+
 #ifndef SWEEP_RADIX_LSD_BITS
 #define SWEEP_RADIX_LSD_BITS 11
 #endif
@@ -582,6 +596,24 @@ void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
     S s(keys, vals, m, scratch, workers, n * S::elem_bytes >= stream_bytes);
     in_arena(max_threads, [&](int) { s.parallel(n); });
 }
+
+// The built-in key types, both directions, keys alone and with std::uint32_t or std::uint64_t
+// values: compiled once in the library (src/tbb/radix_par_*.cpp), not in every caller.
+#define SWEEP_RADIX_FOR_EACH_KEY(X)                                                              \
+    X(std::int8_t) X(std::uint8_t) X(std::int16_t) X(std::uint16_t) X(std::int32_t)              \
+    X(std::uint32_t) X(std::int64_t) X(std::uint64_t) X(float) X(double)
+#define SWEEP_RADIX_INSTANCES(PREFIX, K)                                                         \
+    PREFIX void sort<false, K, no_value>(int, K*, no_value*, std::int64_t);                      \
+    PREFIX void sort<true, K, no_value>(int, K*, no_value*, std::int64_t);                       \
+    PREFIX void sort<false, K, std::uint32_t>(int, K*, std::uint32_t*, std::int64_t);            \
+    PREFIX void sort<true, K, std::uint32_t>(int, K*, std::uint32_t*, std::int64_t);             \
+    PREFIX void sort<false, K, std::uint64_t>(int, K*, std::uint64_t*, std::int64_t);            \
+    PREFIX void sort<true, K, std::uint64_t>(int, K*, std::uint64_t*, std::int64_t);
+#if SWEEP_RADIX_PRECOMPILED
+#define SWEEP_RADIX_EXTERN(K) SWEEP_RADIX_INSTANCES(extern template, K)
+SWEEP_RADIX_FOR_EACH_KEY(SWEEP_RADIX_EXTERN)
+#undef SWEEP_RADIX_EXTERN
+#endif
 
 }  // namespace sweep::detail::tbb_backend::radix
 

@@ -1,0 +1,19 @@
+// src/tbb/radix_par_8_16.cpp -- the par radix sort compiled once, for the built-in key types of
+// this file (keys alone, and with std::uint32_t or std::uint64_t values), both directions, with
+// the default tuning; callers find them through the extern declarations at the end of
+// <sweep/backend/tbb/radix_sort.hpp>. Split by key size so that the files build in parallel.
+#include <sweep/backend/tbb/radix_sort.hpp>
+
+#if !SWEEP_RADIX_PRECOMPILED
+#error "the library's radix sort is compiled with the default tuning"
+#endif
+
+namespace sweep::detail::tbb_backend::radix {
+
+#define SWEEP_RADIX_DEFINE(K) SWEEP_RADIX_INSTANCES(template, K)
+SWEEP_RADIX_DEFINE(std::int8_t)
+SWEEP_RADIX_DEFINE(std::uint8_t)
+SWEEP_RADIX_DEFINE(std::int16_t)
+SWEEP_RADIX_DEFINE(std::uint16_t)
+
+}  // namespace sweep::detail::tbb_backend::radix
