@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include <sweep/backend/cuda/agent/bulk_copy.cuh>
+#include <sweep/backend/cuda/agent/warp_ops.cuh>
 
 namespace sweep::detail::cuda {
 
@@ -72,11 +73,8 @@ struct swap_partition_geometry {
 
 namespace swap_partition {
 
-__device__ inline unsigned lanemask_lt() {
-    unsigned m;
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-    return m;
-}
+/// The lanes below this one.
+__device__ inline unsigned lanemask_lt() { return (1u << (threadIdx.x % 32)) - 1u; }
 
 /// Orders this thread's earlier generic-proxy accesses to shared memory (after a barrier: the
 /// block's) before a following copy-engine write into it.
@@ -98,12 +96,8 @@ __device__ inline int warp_exclusive_scan(int* counts, int len) {
         v[i] = j < len ? counts[j] : 0;
         sum += v[i];
     }
-    int incl = sum;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const int o = __shfl_up_sync(0xffffffffu, incl, d);
-        if (lane >= d) incl += o;
-    }
+    auto add = [](int a, int b) { return a + b; };
+    const int incl = warp_inclusive_scan(sum, add, lane);
     int run = incl - sum;
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
