@@ -63,6 +63,7 @@ namespace sweep::detail::tbb_backend::radix {
     defined(SWEEP_RADIX_LEAF_KIB) || defined(SWEEP_RADIX_SERIAL_BELOW) ||                       \
     defined(SWEEP_RADIX_LSD_SMALL_SHIFT) || defined(SWEEP_RADIX_CHUNKS_PER_WORKER) ||           \
     defined(SWEEP_RADIX_STREAM_KIB) || defined(SWEEP_RADIX_TIMING) ||                           \
+    defined(SWEEP_RADIX_SPLIT_BITS) ||                                                            \
     (defined(SWEEP_FAULT_INJECTION) && SWEEP_FAULT_INJECTION) || defined(SWEEP_NO_PRECOMPILED_RADIX)
 #define SWEEP_RADIX_PRECOMPILED 0
 #else
@@ -109,8 +110,11 @@ inline constexpr std::int64_t min_chunk = std::int64_t{1} << 14;
 inline constexpr std::int64_t serial_below = SWEEP_RADIX_SERIAL_BELOW;
 /// Buckets this small are insertion-sorted.
 inline constexpr std::int64_t insertion_max = 16;
+#ifndef SWEEP_RADIX_SPLIT_BITS
+#define SWEEP_RADIX_SPLIT_BITS 11
+#endif
 /// Width of the serial MSD split of a bucket larger than a leaf.
-inline constexpr int split_bits = 11;
+inline constexpr int split_bits = SWEEP_RADIX_SPLIT_BITS;
 #ifndef SWEEP_RADIX_STREAM_KIB
 #define SWEEP_RADIX_STREAM_KIB 32768
 #endif
