@@ -65,6 +65,37 @@ __device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {
         : "memory");
 }
 
+/// Starts copying `bytes` (a multiple of 16; both addresses 16-byte aligned) from shared to global
+/// memory, in this thread's current bulk async-group. The threads that wrote the source must have
+/// run fence_proxy_async() and then met the issuing thread at a barrier.
+__device__ __forceinline__ void copy_to_global(void* dst, const void* src, unsigned bytes) {
+    SWEEP_BULK_ASM("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst),
+                 "r"(smem_addr(src)), "r"(bytes)
+                 : "memory");
+}
+
+/// Closes this thread's current bulk async-group (the copies to global started since the last).
+__device__ __forceinline__ void commit() {
+    SWEEP_BULK_ASM("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+/// Waits until every committed group of this thread has read its shared-memory source (which may
+/// then be overwritten).
+__device__ __forceinline__ void wait_read_all() {
+    SWEEP_BULK_ASM("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+
+/// Waits until every committed group of this thread has completed (its writes are performed).
+__device__ __forceinline__ void wait_all() {
+    SWEEP_BULK_ASM("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+/// Orders this thread's earlier generic-proxy accesses to shared memory before later accesses by
+/// the async proxy (the copy engine), once a barrier has passed.
+__device__ __forceinline__ void fence_proxy_async() {
+    SWEEP_BULK_ASM("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
 #undef SWEEP_BULK_ASM
 
 /// The last, partial tile of a scan on a bulk-copied path (no copy engine for it): the block

@@ -68,6 +68,10 @@ struct swap_partition_geometry {
     // As many blocks an SM as shared memory allows (5 at 41-42 KiB of 228): registers capped
     // to match (51 a thread).
     static constexpr int min_blocks = 5;
+    /// A finished tile with at least this many swapped elements is written back whole by the copy
+    /// engine (full lines, one instruction) rather than element by element: at a quarter of the
+    /// elements, nearly every 32-byte sector of a tile of elements up to 8 bytes is written anyway.
+    static constexpr int bulk_writeback_min = sizeof(T) <= 8 ? tile / 4 : tile + 1;
     static_assert(tile_bytes % 16 == 0);
 };
 
@@ -192,6 +196,20 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
             dst[p] = src[p];
         }
     };
+    // The same for a finished tile: whole, by the copy engine, when it swapped many elements
+    // (block-uniform). The swaps were fenced for the async proxy before the last barrier. Returns
+    // whether a bulk copy reads buffer b now (it must not be refilled before wait_read_all).
+    auto write_back_finished = [&](int b, int s, long long t, int upto) -> bool {
+        if (upto >= G::bulk_writeback_min) {
+            if (tid == 0) {
+                bulk::copy_to_global(data + t * S, buffer(b), G::tile_bytes);
+                bulk::commit();
+            }
+            return true;
+        }
+        write_back(b, s, t, upto);
+        return false;
+    };
 
     if (blockIdx.x == 0) {
         // The tail's kept elements (the plan needs them; the pass never takes the tail).
@@ -253,17 +271,23 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
         }
         used[0] += m;
         used[1] += m;
+        bulk::fence_proxy_async();  // the swaps, before a whole-tile writeback reads them
         __syncthreads();  // the swaps are done; next[] is visible
         const long long refill[2] = {next[0], next[1]};
+        bool reading = false;  // a bulk writeback may still read a freed buffer
 #pragma unroll
         for (int s = 0; s < 2; ++s)
-            if (fin[s]) write_back(2 * s + slot[s], s, cur[s], count[s]);
+            if (fin[s]) reading |= write_back_finished(2 * s + slot[s], s, cur[s], count[s]);
         __syncthreads();  // the writebacks have read the finished tiles' buffers
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
             if (!fin[s]) continue;
             const int freed = 2 * s + slot[s];
             if (tid == 0 && refill[s] >= 0) {
+                if (reading) {
+                    bulk::wait_read_all();
+                    reading = false;
+                }
                 swap_partition::fence_proxy_async_shared();
                 fetch(freed, refill[s]);
             }
@@ -297,9 +321,11 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
             out[2 * s + 1] = swap_partition_record{ahead[s], s, rank(b, s)};
         }
     }
-    if (tid == 0)
+    if (tid == 0) {
 #pragma unroll
         for (int j = 0; j < 4; ++j) rec[swap_partition_records_per_block * blockIdx.x + j] = out[j];
+        bulk::wait_all();  // the whole-tile writebacks are performed before the block exits
+    }
 }
 
 /// Cleanup, step 1: tiles list[0, count) of `data` (ascending; only the range's last tile may be
