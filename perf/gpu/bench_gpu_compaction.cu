@@ -19,7 +19,9 @@
 // the default is faster).
 //
 // Usage: sweep_perf_gpu_compaction [max_log2 = 28] [min_log2 = 24] [what = all]
-//   what: copy_if | partition_copy | partition | stable_partition | tuning | all
+//   what: copy_if | partition_copy | partition | stable_partition | tuning | exchange | all
+//   exchange: the partition's exchange pass forced, at every size from min to max (step 1), next
+//   to the stable pass and CUB (for its knobs, SWEEP_SWAP_PARTITION_*)
 //   tuning: copy_if and partition_copy at 50 % through several tile geometries of both paths
 //   (tuning/compaction_tuning.cuh), sweep only; the shared-memory rows also time the in-place
 //   pass, and check all three against the host at the smallest size (column "check").
@@ -314,6 +316,62 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
     }
 }
 
+// ---- exchange: the partition's exchange pass alone (quick; for its tuning knobs) ----------------
+
+/// Every size from lo to hi (step 1), 10 / 50 / 90 % kept: the stable pass, the exchange pass
+/// forced, CUB's out-of-place partition; the exchange result checked in O(n) (the kept ones first,
+/// as many as in the input). The whole checks (a permutation too) are the tests' and `partition`.
+void exchange(buffers& b, int lo, int hi, cudaStream_t s) {
+    timer t(s);
+    const int pcts[] = {10, 50, 90};
+    std::printf("\npartition in place: the exchange pass forced, the stable pass, CUB out of place; "
+                "int32, us, median of 25 (bulk writeback from tile / %d, >= %d tiles a block)\n\n",
+                SWEEP_SWAP_PARTITION_BULK_DIV, SWEEP_SWAP_PARTITION_MIN_TILES);
+    std::printf("| n    | kept | memcpy us | exchange us | %%copy  | stable us | cub us    | ex/stable | ex vs CUB | check |\n");
+    std::printf("|------|------|-----------|-------------|--------|-----------|-----------|-----------|-----------|-------|\n");
+    for (int lg = lo; lg <= hi; ++lg) {
+        const std::int64_t n = std::int64_t{1} << lg;
+        const double copy_us = t.median_us([&] {
+            ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
+        });
+        auto restore = [&] {
+            ok(cudaMemcpyAsync(b.out, b.pristine, n * 4, cudaMemcpyDeviceToDevice, s), "restore");
+        };
+        const auto input = host(b.pristine, n);
+        for (const int pct : pcts) {
+            const sweep::less_or_equal<std::int32_t> pred{pct};
+            const anchor_le apred{pct};
+            const double ex_us = t.median_us(
+                [&] {
+                    sweep::detail::cuda::run_partition_unstable_in_place<regs_tuning>(
+                        "partition", static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
+                        default_alloc(), 1);
+                },
+                restore);
+            const auto mine = host(b.out, n);
+            const double st_us = t.median_us(
+                [&] {
+                    sweep::detail::cuda::run_partition_in_place<regs_tuning>(
+                        "partition", static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
+                        default_alloc());
+                },
+                restore);
+            const double cub_us = t.median_us([&] {
+                std::size_t bytes = b.cub_bytes;
+                cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
+            });
+            ok(cudaGetLastError(), "bench");
+            const auto k = std::count_if(input.begin(), input.end(), [&](std::int32_t x) { return x <= pct; });
+            bool good = true;
+            for (std::int64_t i = 0; i < n && good; ++i) good = (mine[i] <= pct) == (i < k);
+            std::printf("| 2^%-2d | %3d%% | %9.1f | %11.1f | %5.1f%% | %9.1f | %9.1f | %8.2fx | %8.2fx | %s |\n",
+                        lg, pct, copy_us, ex_us, 100.0 * copy_us / ex_us, st_us, cub_us,
+                        st_us / ex_us, cub_us / ex_us, good ? "ok" : "MISMATCH");
+            std::fflush(stdout);
+        }
+    }
+}
+
 // ---- tuning: the tile geometry of tuning/compaction_tuning.cuh ----------------------------------
 
 template <class Tuning>
@@ -476,6 +534,7 @@ int main(int argc, char** argv) {
     ok(cudaMalloc(&b.cub_temp, b.cub_bytes), "cudaMalloc cub");
 
     if (what == "tuning") tuning(b, lo, hi, s);
+    else if (what == "exchange") exchange(b, lo, hi, s);
     else bench(what, b, lo, hi, s, csv);
 
     cudaFree(b.cub_temp);

@@ -262,7 +262,7 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     // Each block ends with at most four unfinished tiles (two an end: the one in work, the one
     // fetched ahead), which the cleanup moves twice: at least 8 tiles a block keeps that share
     // small.
-    const std::int64_t grid = std::max<std::int64_t>(1, std::min(resident, full / 8));
+    const std::int64_t grid = std::max<std::int64_t>(1, std::min(resident, full / SWEEP_SWAP_PARTITION_MIN_TILES));
     // Tiles the cleanup may touch: the unfinished ones (<= 4 grid), the tail, and those between
     // the partition point and the front/back boundary (a span of at most (4 grid + 1) S
     // elements: <= 4 grid + 2 tiles).

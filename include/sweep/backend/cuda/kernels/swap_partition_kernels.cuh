@@ -50,6 +50,18 @@ struct swap_partition_record {
 static_assert(sizeof(swap_partition_record) == 16);
 inline constexpr int swap_partition_records_per_block = 4;
 
+// Tuning knobs for perf experiments only (the same in the whole program):
+//   SWEEP_SWAP_PARTITION_BULK_DIV   a finished tile with at least tile / DIV swapped elements is
+//                                   written back whole (default 4)
+//   SWEEP_SWAP_PARTITION_MIN_TILES  the pass's grid gives each block at least this many tiles
+//                                   (dispatch/compaction.cuh; default 8)
+#ifndef SWEEP_SWAP_PARTITION_BULK_DIV
+#define SWEEP_SWAP_PARTITION_BULK_DIV 4
+#endif
+#ifndef SWEEP_SWAP_PARTITION_MIN_TILES
+#define SWEEP_SWAP_PARTITION_MIN_TILES 8
+#endif
+
 /// Tile geometry: 256 threads, about 8 KiB of elements a tile (at most 8 a thread, whole 16-byte
 /// vectors: 256 * sizeof(T) * items is a multiple of 16). Each end has two tile buffers (the tile
 /// in work and the next, fetched ahead by the copy engine) and one position list (16-bit): all in
@@ -71,7 +83,8 @@ struct swap_partition_geometry {
     /// A finished tile with at least this many swapped elements is written back whole by the copy
     /// engine (full lines, one instruction) rather than element by element: at a quarter of the
     /// elements, nearly every 32-byte sector of a tile of elements up to 8 bytes is written anyway.
-    static constexpr int bulk_writeback_min = sizeof(T) <= 8 ? tile / 4 : tile + 1;
+    static constexpr int bulk_writeback_min =
+        sizeof(T) <= 8 ? tile / SWEEP_SWAP_PARTITION_BULK_DIV : tile + 1;
     static_assert(tile_bytes % 16 == 0);
 };
 
