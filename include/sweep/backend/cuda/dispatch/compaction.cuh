@@ -246,8 +246,7 @@ std::int64_t run_partition_in_place(const char* name, In in, It first, std::int6
 /// The unstable in-place partition's two-ended exchange pass and its cleanup
 /// (kernels/swap_partition_kernels.cuh) on n > 0 elements at `data`. Returns the partition point.
 /// Everything it allocates, it allocates before the range is touched (std::bad_alloc leaves it
-/// unchanged). Waits twice: for the pass's records (the host plans the cleanup from them), and for
-/// the cleanup.
+/// unchanged). Waits once, at the end (the cleanup is planned on the device).
 template <class T, class Pred>
 std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred pred, stream_t s,
                                 const temp_allocator& alloc) {
@@ -267,95 +266,61 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     // the partition point and the front/back boundary (a span of at most (4 grid + 1) S
     // elements: <= 4 grid + 2 tiles).
     const std::int64_t dmax = std::min(full + (has_tail ? 1 : 0), 8 * grid + 4);
-    const std::size_t header_bytes = sizeof(swap_partition_header);
+    // The temporary: header, plan and the dirty tiles' bitmap (zeroed), the records, the dirty
+    // list, room for the dirty tiles.
+    const std::size_t head_bytes = sizeof(swap_partition_header) + sizeof(swap_partition_plan);
+    const std::size_t bitmap_bytes = static_cast<std::size_t>(full / 32 + 1) * sizeof(unsigned);
+    const std::size_t zero_bytes = (head_bytes + bitmap_bytes + 15) / 16 * 16;
     const std::size_t records_bytes =
         static_cast<std::size_t>(grid * per_block) * sizeof(swap_partition_record);
-    const std::size_t list_offset = (header_bytes + records_bytes + 15) / 16 * 16;
+    const std::size_t list_offset = zero_bytes + records_bytes;
     const std::size_t tmp_offset =
         (list_offset + static_cast<std::size_t>(dmax) * sizeof(long long) + 255) / 256 * 256;
     const std::size_t bytes = tmp_offset + static_cast<std::size_t>(dmax * S) * sizeof(T);
     temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
     auto* const base = static_cast<unsigned char*>(temp.get());
     auto* const header = reinterpret_cast<swap_partition_header*>(base);
-    auto* const records = reinterpret_cast<swap_partition_record*>(base + header_bytes);
+    auto* const plan = reinterpret_cast<swap_partition_plan*>(base + sizeof(swap_partition_header));
+    auto* const bitmap = reinterpret_cast<unsigned*>(base + head_bytes);
+    auto* const records = reinterpret_cast<swap_partition_record*>(base + zero_bytes);
     auto* const list = reinterpret_cast<long long*>(base + list_offset);
     auto* const tmp = reinterpret_cast<T*>(base + tmp_offset);
 
-    check(static_cast<int>(cudaMemsetAsync(header, 0, header_bytes, s)), name, "cudaMemsetAsync");
+    // Everything on the stream, one wait at the end: the pass, the plan (one block, from the
+    // pass's records: no round trip through the host), the cleanup sized for the most dirty
+    // tiles there can be (its blocks read how many there are from the plan).
+    check(static_cast<int>(cudaMemsetAsync(base, 0, zero_bytes, s)), name, "cudaMemsetAsync");
     kernel<<<static_cast<unsigned>(grid), G::threads, 0, s>>>(data, n, full, pred, header,
                                                                records);
     check_launch(name);
-    std::vector<unsigned char> host(header_bytes + records_bytes);
-    check(static_cast<int>(cudaMemcpyAsync(host.data(), base, host.size(), cudaMemcpyDeviceToHost,
-                                           s)),
-          name, "cudaMemcpyAsync");
-    synchronize(s, name);
-
-    // The plan. Front tiles [0, a) are all kept or unfinished, back tiles [a, full) all rejected
-    // or unfinished, then the tail; X rejected elements are left in unfinished front tiles, Y kept
-    // ones in unfinished back tiles and the tail. The partition point is A - X + Y (A: the front
-    // tiles' end).
-    swap_partition_header h{};
-    std::memcpy(&h, host.data(), header_bytes);
-    const auto a = static_cast<std::int64_t>(h.left);
-    const std::int64_t front_end = a * S;
-    std::int64_t x = 0;
-    std::int64_t y = static_cast<std::int64_t>(h.tail_kept);
-    std::vector<long long> dirty;
-    dirty.reserve(static_cast<std::size_t>(dmax));
-    if (has_tail) dirty.push_back(full);
-    for (std::int64_t b = 0; b < grid * per_block; ++b) {
-        swap_partition_record r{};
-        std::memcpy(&r, host.data() + header_bytes + b * sizeof(r), sizeof(r));
-        if (r.tile < 0) continue;
-        dirty.push_back(r.tile);
-        (r.side == 0 ? x : y) += r.remaining;
-    }
-    const std::int64_t k = front_end - x + y;
-    // Outside the unfinished tiles and the tail, a tile is wrong only if it lies between k and
-    // front_end.
-    const std::int64_t lo = std::min(k, front_end);
-    const std::int64_t hi = std::max(k, front_end);
-    if (lo < hi)
-        for (std::int64_t t = lo / S; t < (hi + S - 1) / S; ++t) dirty.push_back(t);
-    std::sort(dirty.begin(), dirty.end());
-    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-    if (dirty.empty()) return k;
-    const auto count = static_cast<std::int64_t>(dirty.size());
-    if (count > dmax || h.left + h.right != static_cast<unsigned long long>(full) || k < 0 ||
-        k > n)
-        throw std::logic_error(std::string("sweep::") + name +
-                               ": internal error (the exchange pass's plan does not add up)");
-    std::int64_t slots = 0;       // elements of the dirty tiles
-    std::int64_t kept_slots = 0;  // of them, below k
-    for (const long long t : dirty) {
-        const std::int64_t b0 = t * S;
-        const std::int64_t b1 = std::min(n, b0 + S);
-        slots += b1 - b0;
-        kept_slots += std::max<std::int64_t>(0, std::min(b1, k) - b0);
-    }
-    check(static_cast<int>(cudaMemcpyAsync(list, dirty.data(),
-                                           dirty.size() * sizeof(long long),
-                                           cudaMemcpyHostToDevice, s)),
-          name, "cudaMemcpyAsync");
-    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(count, 4 * resident));
-    swap_partition_gather_kernel<T><<<blocks, 256, 0, s>>>(data, n, list, count, tmp);
+    swap_partition_plan_kernel<T><<<1, 1024, 0, s>>>(n, full, records, grid * per_block, bitmap,
+                                                      dmax, list, header, plan);
     check_launch(name);
-    const std::int64_t chunks = (slots + 1023) / 1024;
+    swap_partition_gather_kernel<T>
+        <<<static_cast<unsigned>(std::min<std::int64_t>(dmax, 4 * resident)), 256, 0, s>>>(
+            data, n, list, plan, tmp);
+    check_launch(name);
+    const std::int64_t chunks = (dmax * S + 1023) / 1024;
     swap_partition_scatter_kernel<T, Pred>
         <<<static_cast<unsigned>(std::min<std::int64_t>(chunks, 4 * resident)), 256, 0, s>>>(
-            tmp, slots, kept_slots, data, list, pred, header);
+            tmp, plan, data, list, pred, header);
     check_launch(name);
-    check(static_cast<int>(cudaMemcpyAsync(host.data(), base, header_bytes,
-                                           cudaMemcpyDeviceToHost, s)),
+    unsigned char host[sizeof(swap_partition_header) + sizeof(swap_partition_plan)];
+    check(static_cast<int>(cudaMemcpyAsync(host, base, sizeof(host), cudaMemcpyDeviceToHost, s)),
           name, "cudaMemcpyAsync");
     synchronize(s, name);
-    std::memcpy(&h, host.data(), header_bytes);
-    if (h.true_cursor != static_cast<unsigned long long>(kept_slots) ||
-        h.false_cursor != static_cast<unsigned long long>(slots - kept_slots))
+    swap_partition_header h{};
+    swap_partition_plan p{};
+    std::memcpy(&h, host, sizeof(h));
+    std::memcpy(&p, host + sizeof(h), sizeof(p));
+    if (p.error != 0)
+        throw std::logic_error(std::string("sweep::") + name +
+                               ": internal error (the exchange pass's plan does not add up)");
+    if (h.true_cursor != static_cast<unsigned long long>(p.kept_slots) ||
+        h.false_cursor != static_cast<unsigned long long>(p.slots - p.kept_slots))
         throw std::logic_error(std::string("sweep::") + name +
                                ": internal error (the cleanup's counts do not add up)");
-    return k;
+    return p.k;
 }
 
 /// Inputs of at least this many elements take the exchange pass; below, the stable pass. H200,

@@ -39,6 +39,18 @@ struct swap_partition_header {
 };
 static_assert(sizeof(swap_partition_header) == 64);
 
+/// The cleanup's plan, made on the device by swap_partition_plan_kernel from the header and the
+/// records; read by the cleanup's kernels and, at the end, by the host.
+struct swap_partition_plan {
+    long long k;           // the partition point
+    long long count;       // dirty tiles listed (ascending)
+    long long slots;       // their elements
+    long long kept_slots;  // of them, below k
+    unsigned long long error;  // 1: the records do not add up; 2: more dirty tiles than room
+    unsigned long long pad[3];
+};
+static_assert(sizeof(swap_partition_plan) == 64);
+
 /// Up to four per block of the exchange pass (slot 2 * end + {0: the tile in work, 1: the tile
 /// fetched ahead}): a tile it still held at the end (-1: none), its end (0 front, 1 back) and its
 /// misplaced elements not yet swapped.
@@ -341,13 +353,120 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
     }
 }
 
-/// Cleanup, step 1: tiles list[0, count) of `data` (ascending; only the range's last tile may be
-/// short, and it can only come last) to tmp, packed.
+/// The plan (one block of 1024 threads), from the pass's header and its `nrec` records. Front
+/// tiles [0, a) are all kept or unfinished, back tiles [a, full) all rejected or unfinished, then
+/// the short tail; X rejected elements are left in unfinished front tiles, Y kept ones in
+/// unfinished back tiles and the tail. The partition point is k = a S - X + Y. Outside the
+/// unfinished tiles and the tail, a tile is wrong only if it lies between k and a S. Those tiles
+/// are marked in `bitmap` (full / 32 + 1 words, zeroed before the pass) and listed in ascending
+/// order into list[0, count) (at most dmax entries).
+template <class T>
+__global__ void __launch_bounds__(1024)
+    swap_partition_plan_kernel(long long n, long long full, const swap_partition_record* rec,
+                               long long nrec, unsigned* bitmap, long long dmax, long long* list,
+                               const swap_partition_header* h, swap_partition_plan* plan) {
+    constexpr long long S = swap_partition_geometry<T>::tile;
+    constexpr int TH = 1024;
+    __shared__ unsigned long long sum[4];  // X, Y, slots, kept slots
+    __shared__ long long warp_total[TH / 32];
+    __shared__ long long point;
+    __shared__ int bad;
+    const int tid = static_cast<int>(threadIdx.x);
+    const int lane = tid % 32;
+    const int warp = tid / 32;
+    if (tid < 4) sum[tid] = 0;
+    __syncthreads();
+    unsigned long long x = 0, y = 0;
+    for (long long i = tid; i < nrec; i += TH) {
+        const swap_partition_record r = rec[i];
+        if (r.tile < 0) continue;
+        atomicOr(&bitmap[r.tile / 32], 1u << (r.tile % 32));
+        (r.side == 0 ? x : y) += static_cast<unsigned long long>(r.remaining);
+    }
+    if (x != 0) atomicAdd(&sum[0], x);
+    if (y != 0) atomicAdd(&sum[1], y);
+    __syncthreads();
+    const long long front_end = static_cast<long long>(h->left) * S;
+    if (tid == 0) {
+        const long long k = front_end - static_cast<long long>(sum[0]) +
+                            static_cast<long long>(h->tail_kept + sum[1]);
+        point = k;
+        bad = h->left + h->right != static_cast<unsigned long long>(full) || k < 0 || k > n;
+    }
+    __syncthreads();
+    const long long k = point;
+    if (bad) {
+        if (tid == 0) *plan = swap_partition_plan{k, 0, 0, 0, 1, {}};
+        return;
+    }
+    const long long lo = k < front_end ? k : front_end;
+    const long long hi = k < front_end ? front_end : k;
+    if (lo < hi)
+        for (long long t = lo / S + tid; t < (hi + S - 1) / S; t += TH)
+            atomicOr(&bitmap[t / 32], 1u << (t % 32));
+    if (tid == 0 && n % S != 0) atomicOr(&bitmap[full / 32], 1u << (full % 32));
+    __syncthreads();  // the block's atomics on bitmap are visible to the block
+    // The marked tiles in ascending order: each thread a run of words, offsets by a block scan.
+    const long long words = full / 32 + 1;
+    const long long per = (words + TH - 1) / TH;
+    const long long w0 = tid * per < words ? tid * per : words;
+    const long long w1 = w0 + per < words ? w0 + per : words;
+    long long mine = 0;
+    for (long long w = w0; w < w1; ++w) mine += __popc(bitmap[w]);
+    long long incl = mine;
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+        const long long v = __shfl_up_sync(0xffffffffu, incl, d);
+        if (lane >= d) incl += v;
+    }
+    if (lane == 31) warp_total[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+        long long v = warp_total[lane];
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+            const long long u = __shfl_up_sync(0xffffffffu, v, d);
+            if (lane >= d) v += u;
+        }
+        warp_total[lane] = v;  // inclusive over warps
+    }
+    __syncthreads();
+    const long long total = warp_total[TH / 32 - 1];
+    if (total > dmax) {
+        if (tid == 0) *plan = swap_partition_plan{k, 0, 0, 0, 2, {}};
+        return;
+    }
+    long long at = (warp > 0 ? warp_total[warp - 1] : 0) + incl - mine;
+    unsigned long long slots = 0, kept_slots = 0;
+    for (long long w = w0; w < w1; ++w) {
+        unsigned bits = bitmap[w];
+        while (bits != 0) {
+            const long long t = w * 32 + (__ffs(bits) - 1);
+            bits &= bits - 1;
+            list[at++] = t;
+            const long long b0 = t * S;
+            const long long b1 = b0 + S < n ? b0 + S : n;
+            slots += static_cast<unsigned long long>(b1 - b0);
+            const long long below = (b1 < k ? b1 : k) - b0;
+            if (below > 0) kept_slots += static_cast<unsigned long long>(below);
+        }
+    }
+    if (slots != 0) atomicAdd(&sum[2], slots);
+    if (kept_slots != 0) atomicAdd(&sum[3], kept_slots);
+    __syncthreads();
+    if (tid == 0)
+        *plan = swap_partition_plan{k, total, static_cast<long long>(sum[2]),
+                                    static_cast<long long>(sum[3]), 0, {}};
+}
+
+/// Cleanup, step 1: tiles list[0, plan->count) of `data` (ascending; only the range's last tile
+/// may be short, and it can only come last) to tmp, packed.
 template <class T>
 __global__ void __launch_bounds__(256)
-    swap_partition_gather_kernel(const T* data, long long n, const long long* list, long long count,
-                                 T* tmp) {
+    swap_partition_gather_kernel(const T* data, long long n, const long long* list,
+                                 const swap_partition_plan* plan, T* tmp) {
     constexpr int S = swap_partition_geometry<T>::tile;
+    const long long count = plan->count;
     for (long long j = blockIdx.x; j < count; j += gridDim.x) {
         const long long t = list[j];
         const long long rest = n - t * S;
@@ -360,12 +479,14 @@ __global__ void __launch_bounds__(256)
 
 /// Cleanup, step 2: tmp[0, m) back into the listed tiles' slots (slot q: element q % S of tile
 /// list[q / S]), kept elements to slots [0, kept_slots), rejected ones to [kept_slots, m), each
-/// block's share placed by two atomics on the header's cursors.
+/// block's share placed by two atomics on the header's cursors (m, kept_slots: the plan's).
 template <class T, class Pred>
 __global__ void __launch_bounds__(256)
-    swap_partition_scatter_kernel(const T* tmp, long long m, long long kept_slots, T* data,
+    swap_partition_scatter_kernel(const T* tmp, const swap_partition_plan* plan, T* data,
                                   const long long* list, Pred pred, swap_partition_header* h) {
     constexpr int S = swap_partition_geometry<T>::tile;
+    const long long m = plan->slots;
+    const long long kept_slots = plan->kept_slots;
     constexpr int TH = 256;
     constexpr int W = TH / 32;
     constexpr int IT = 4;
