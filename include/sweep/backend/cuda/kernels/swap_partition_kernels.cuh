@@ -383,8 +383,19 @@ __global__ void __launch_bounds__(1024)
         atomicOr(&bitmap[r.tile / 32], 1u << (r.tile % 32));
         (r.side == 0 ? x : y) += static_cast<unsigned long long>(r.remaining);
     }
-    if (x != 0) atomicAdd(&sum[0], x);
-    if (y != 0) atomicAdd(&sum[1], y);
+    // One shared atomic a warp (64-bit shared atomics are compare-and-swap loops: one a thread
+    // serialized the block for tens of microseconds).
+    auto warp_sum = [](unsigned long long v) {
+#pragma unroll
+        for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+        return v;
+    };
+    x = warp_sum(x);
+    y = warp_sum(y);
+    if (lane == 0) {
+        if (x != 0) atomicAdd(&sum[0], x);
+        if (y != 0) atomicAdd(&sum[1], y);
+    }
     __syncthreads();
     const long long front_end = static_cast<long long>(h->left) * S;
     if (tid == 0) {
@@ -451,8 +462,12 @@ __global__ void __launch_bounds__(1024)
             if (below > 0) kept_slots += static_cast<unsigned long long>(below);
         }
     }
-    if (slots != 0) atomicAdd(&sum[2], slots);
-    if (kept_slots != 0) atomicAdd(&sum[3], kept_slots);
+    slots = warp_sum(slots);
+    kept_slots = warp_sum(kept_slots);
+    if (lane == 0) {
+        if (slots != 0) atomicAdd(&sum[2], slots);
+        if (kept_slots != 0) atomicAdd(&sum[3], kept_slots);
+    }
     __syncthreads();
     if (tid == 0)
         *plan = swap_partition_plan{k, total, static_cast<long long>(sum[2]),
