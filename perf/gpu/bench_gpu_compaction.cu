@@ -297,7 +297,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
                 if (!stable) {
                     // The exchange pass forced at every size (the public call takes it from
-                    // swap_partition_min_n = 2^27): the figures that set that threshold.
+                    // swap_partition_min_n = 2^24): the figures that set that threshold.
                     const double ex_us = t.median_us(
                         [&] {
                             sweep::detail::cuda::run_partition_unstable_in_place<regs_tuning>(

@@ -95,7 +95,7 @@ void check_plain(const std::vector<T>& h, Pred pred) {
     CHECK(sweep::stable_partition(sweep::gpu, range.p, range.p + n, pred) == range.p + k);
     CHECK(download(range.p, h.size()) == stable);
     REQUIRE(cudaMemcpy(range.p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
-    // partition is unstable from 2^27 elements (the exchange pass): the kept ones first, the
+    // partition is unstable from 2^24 elements (the exchange pass): the kept ones first, the
     // rejected after, and a permutation of the input.
     CHECK(sweep::partition(sweep::gpu, range.p, range.p + n, pred) == range.p + k);
     auto got = download(range.p, h.size());

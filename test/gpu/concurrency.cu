@@ -155,7 +155,7 @@ int worker(int t, int rounds, cudaStream_t s, P pol_default, counting_resource& 
                     report("stable_partition", n, salt);
                 sbuf<std::int64_t> r2(h, s);
                 const auto m2 = sweep::partition(pol, r2.begin(), r2.end(), pred_mod3{});
-                // Unstable from 2^27 elements: the kept ones first, and a permutation.
+                // Unstable from 2^24 elements: the kept ones first, and a permutation.
                 auto got2 = r2.get();
                 const auto k2 = m2 - r2.begin();
                 bool ok2 = k2 == wm - stable.begin();

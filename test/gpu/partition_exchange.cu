@@ -1,6 +1,6 @@
 // test/gpu/partition_exchange.cu -- the unstable in-place partition's exchange pass
 // (kernels/swap_partition_kernels.cuh, dispatch/compaction.cuh run_swap_partition) forced at every
-// size (sweep::partition takes it from 2^27 elements on raw pointers), against seq: at the edges
+// size (sweep::partition takes it from 2^24 elements on raw pointers), against seq: at the edges
 // of its tile and of its cleanup (one block, a few tiles a block, many), for selectivities
 // 0/1/50/99/100 %, random runs, and inputs already partitioned, reversed and alternating. The
 // result must be a partition (kept elements first, at the point seq finds) and a permutation of
@@ -131,11 +131,11 @@ TEST_CASE("gpu partition exchange pass: 12- and 40-byte structs; an 80-byte stru
     }
 }
 
-TEST_CASE("gpu partition: the public call takes the exchange pass from 2^27 elements",
+TEST_CASE("gpu partition: the public call takes the exchange pass from 2^24 elements",
           "[gpu][compaction][exchange]") {
     // Many elements misplaced at both ends: kept values at the back, rejected at the front.
-    STATIC_REQUIRE(cu::swap_partition_min_n == std::int64_t{1} << 27);
-    const std::int64_t n = std::min((std::int64_t{1} << 27) + 12345, max_test_size());
+    STATIC_REQUIRE(cu::swap_partition_min_n == std::int64_t{1} << 24);
+    const std::int64_t n = std::min((std::int64_t{1} << 24) + 12345, max_test_size());
     auto g = sweep_test::rng(10);
     std::vector<bool> flags(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) flags[i] = i >= n / 2 ? (g() % 10) != 0 : (g() % 10) == 0;
@@ -147,11 +147,11 @@ TEST_CASE("gpu partition: the public call takes the exchange pass from 2^27 elem
     CHECK(is_partition_of(a.download(), h, k, pred));
 }
 
-TEST_CASE("gpu partition with .deterministic(): the stable result, also past 2^27",
+TEST_CASE("gpu partition with .deterministic(): the stable result, also past 2^24",
           "[gpu][compaction][exchange][deterministic]") {
     // API.md: under .deterministic() every policy gives seq's result, the stable one; the
     // exchange pass (not reproducible run to run) is not taken.
-    const std::int64_t n = std::min((std::int64_t{1} << 27) + 777, max_test_size());
+    const std::int64_t n = std::min((std::int64_t{1} << 24) + 777, max_test_size());
     auto g = sweep_test::rng(12);
     const auto h = random_inputs<std::int32_t>(n, g);
     const keep_percent pred{50};

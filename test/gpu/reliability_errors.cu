@@ -69,7 +69,7 @@ struct buffers {
     snapshot take() const { return {a.download(), b.download(), c.download()}; }
 };
 
-/// Two results of the same call alike: byte for byte, except partition's range, which from 2^27
+/// Two results of the same call alike: byte for byte, except partition's range, which from 2^24
 /// elements is unstable and not the same run to run (the exchange pass, docs/compaction.md): the
 /// same elements, odd ones first.
 bool same_result(const std::string& name, buffers::snapshot got, buffers::snapshot want) {

@@ -201,7 +201,7 @@ void check_split(const std::vector<T>& got_t, const std::vector<T>& got_f,
 /// Every form on sweep::gpu against seq for one input: copy_if with `pred`, copy_if with the
 /// byte stencil `stencil` and sweep::nonzero<>, with the input as its own stencil and with a copy
 /// of the input as the stencil, partition_copy, stable_partition and partition in place
-/// (partition is unstable from 2^27 elements: docs/compaction.md). Outputs are poisoned; nothing
+/// (partition is unstable from 2^24 elements: docs/compaction.md). Outputs are poisoned; nothing
 /// may be written past a returned end.
 template <class T, class Pred>
 void check_forms(const std::vector<T>& h, Pred pred, const std::vector<std::uint8_t>& stencil,
@@ -279,7 +279,7 @@ void check_forms(const std::vector<T>& h, Pred pred, const std::vector<std::uint
         CHECK(same_bits(got.data(), stable.data(), stable.size()));
     }
     {
-        INFO("partition in place (unstable from 2^27 elements: the partition property and a "
+        INFO("partition in place (unstable from 2^24 elements: the partition property and a "
              "permutation)");
         range.upload(h);
         T* m = sweep::partition(sweep::gpu, range.begin(), range.end(), pred);

@@ -226,7 +226,7 @@ std::pair<OutTrue, OutFalse> partition_copy(gpu_tag, const P& policy, In first, 
 namespace cuda {
 
 /// stable_partition (stable) and partition (`stable` false: the two-ended exchange pass on raw
-/// pointers from 2^27 elements, unstable; the stable pass otherwise). docs/compaction.md.
+/// pointers from 2^24 elements, unstable; the stable pass otherwise). docs/compaction.md.
 template <class P, class It, class Pred>
 std::int64_t partition_in_place(const char* name, const P& policy, It first, std::int64_t n,
                                 Pred pred, bool stable) {

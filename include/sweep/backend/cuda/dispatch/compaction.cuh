@@ -323,16 +323,15 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     return p.k;
 }
 
-/// Inputs of at least this many elements take the exchange pass; below, the stable pass. H200,
-/// int32, 10/50/90 % kept (perf/results/gpu-session12-partition-2026-11-26.md), exchange against
-/// stable: 2^24 0.65-0.81x (each block works through its ~15 tiles one at a time, each a chain of
-/// ticket, load, swap and writeback; plus two waits and the cleanup), 2^26 0.94-1.11x, 2^28
-/// 1.11-1.30x.
-inline constexpr std::int64_t swap_partition_min_n = std::int64_t{1} << 27;
+/// Inputs of at least this many elements take the exchange pass; below, the stable pass. H100,
+/// int32, 10/50/90 % kept (perf/results/gpu-session13-partition-2026-11-27.md, with the
+/// whole-tile writeback and the plan on the device), exchange against stable: 2^22 0.86-0.97x,
+/// 2^23 0.95-1.11x, 2^24 1.12-1.44x, 2^26 1.32-1.65x.
+inline constexpr std::int64_t swap_partition_min_n = std::int64_t{1} << 24;
 
 /// `partition` in place (unstable): the two-ended exchange pass on 16-byte-aligned raw pointers to
 /// types whose four tiles fit in shared memory, on devices with the copy engine (sm_90), for
-/// n >= min_n (2^27); the stable pass otherwise.
+/// n >= min_n (2^24); the stable pass otherwise.
 template <class Tuning, class In, class It, class Pred,
           class BulkTuning = default_compaction_bulk_tuning<compaction_value_t<In>>>
 std::int64_t run_partition_unstable_in_place(const char* name, In in, It first, std::int64_t n,
