@@ -5,15 +5,17 @@
 // range by one ticket counter. A block holds one tile from the front (L) and one from the back
 // (R) in shared memory at a time. An L tile's rejected elements and an R tile's kept ones are
 // misplaced; the block swaps them pairwise in shared memory until one of its tiles has none left,
-// writes back only that tile's swapped elements, and takes the next tile for that end. No tile is
-// read or written by any block but the one that took it, so the pass is race-free without any
-// ordering between blocks (no look-back: blocks never wait for each other). Each element is read
-// once and written only if it moved.
+// writes back that tile (only its swapped elements, or the whole tile by the copy engine when many
+// moved), and takes the next tile for that end. No tile is read or written by any block but the
+// one that took it, so the pass is race-free without any ordering between blocks (no look-back:
+// blocks never wait for each other). Each element is read once and written only if it moved (or
+// its tile was written whole).
 //
-// When the tickets run out, each block holds at most one unfinished tile. It writes back what it
-// swapped and records the tile and how many misplaced elements it still has. The host then knows
-// the partition point k, and which tiles are not yet right: the unfinished ones and those between
-// k and the front/back boundary (dispatch/compaction.cuh run_partition_unstable_in_place). The
+// When the tickets run out, each block holds at most four unfinished tiles (the one in work and
+// the one fetched ahead, at each end). It writes back what it swapped and records each tile and
+// how many misplaced elements it still has. One block (swap_partition_plan_kernel) then computes
+// the partition point k and lists the tiles not yet right: the unfinished ones, the short tail and
+// those between k and the front/back boundary (dispatch/compaction.cuh run_swap_partition). The
 // cleanup copies those tiles to a temporary (swap_partition_gather_kernel) and puts the kept
 // elements back into their slots below k and the rejected ones into the slots from k
 // (swap_partition_scatter_kernel: block counts by atomics, since order does not matter).
