@@ -75,11 +75,6 @@ inline constexpr int swap_partition_records_per_block = 4;
 #ifndef SWEEP_SWAP_PARTITION_MIN_TILES
 #define SWEEP_SWAP_PARTITION_MIN_TILES 8
 #endif
-//   SWEEP_SWAP_PARTITION_LAZY       once fewer than LAZY x (blocks) tickets are left, a block
-//                                   no longer fetches ahead (default 2; 0: always ahead)
-#ifndef SWEEP_SWAP_PARTITION_LAZY
-#define SWEEP_SWAP_PARTITION_LAZY 2
-#endif
 
 /// Tile geometry: 256 threads, about 8 KiB of elements a tile (at most 8 a thread, whole 16-byte
 /// vectors: 256 * sizeof(T) * items is a multiple of 16). Each end has two tile buffers (the tile
@@ -172,13 +167,8 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
     auto buffer = [&](int b) { return reinterpret_cast<T*>(raw + b * G::tile_bytes); };
 
     // Thread 0 only. A failed ticket leaves every later one failed (the counter only grows).
-    // Near the end of the tickets (thread 0's own flag) the block stops fetching ahead: a tile
-    // fetched ahead and never reached is left to the cleanup, which moves it twice more.
-    bool lazy = false;
     auto claim = [&](int side) -> long long {
         const unsigned long long c = atomicAdd(&h->claimed, 1ull);
-        lazy = lazy || c + static_cast<unsigned long long>(SWEEP_SWAP_PARTITION_LAZY) * gridDim.x >=
-                           static_cast<unsigned long long>(tiles);
         if (c >= static_cast<unsigned long long>(tiles)) return -1;
         if (side == 0) return static_cast<long long>(atomicAdd(&h->left, 1ull));
         return tiles - 1 - static_cast<long long>(atomicAdd(&h->right, 1ull));
@@ -292,12 +282,10 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
         const int m = rem0 < rem1 ? rem0 : rem1;
         const bool fin[2] = {rem0 == m, rem1 == m};
         if (tid == 0) {
-            // The tickets for the finished ends, taken before the swaps so that their latency
-            // overlaps them: the tile to fetch ahead (none once lazy), or, with nothing ahead, the
-            // next tile to work on (-1: that end is done, and the block stops).
+            // The refill tickets, taken before the swaps so that their latency overlaps them; none
+            // for an end with nothing ahead (that end is done: the block stops).
 #pragma unroll
-            for (int s = 0; s < 2; ++s)
-                next[s] = !fin[s] ? -1 : ahead[s] < 0 ? claim(s) : lazy ? -1 : claim(s);
+            for (int s = 0; s < 2; ++s) next[s] = fin[s] && ahead[s] >= 0 ? claim(s) : -1;
         }
         T* const t0 = buffer(slot[0]);
         T* const t1 = buffer(2 + slot[1]);
@@ -330,13 +318,9 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
                 swap_partition::fence_proxy_async_shared();
                 fetch(freed, refill[s]);
             }
-            if (ahead[s] >= 0) {
-                cur[s] = ahead[s];
-                ahead[s] = refill[s];
-                slot[s] ^= 1;
-            } else {
-                cur[s] = refill[s];  // fetched into the freed buffer, the same slot
-            }
+            cur[s] = ahead[s];
+            ahead[s] = refill[s];
+            slot[s] ^= 1;
             used[s] = 0;
             count[s] = 0;
             if (cur[s] >= 0) {
