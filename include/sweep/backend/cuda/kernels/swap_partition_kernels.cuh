@@ -64,7 +64,9 @@ struct swap_partition_record {
 static_assert(sizeof(swap_partition_record) == 16);
 inline constexpr int swap_partition_records_per_block = 4;
 
-// Tuning knobs for perf experiments only (the same in the whole program):
+// Tuning knobs for perf experiments only. They must be the same in every translation unit of a
+// program (the kernels are inline templates), and the library's precompiled kernels use the
+// defaults:
 //   SWEEP_SWAP_PARTITION_BULK_DIV   a finished tile with at least tile / DIV swapped elements is
 //                                   written back whole (default 4)
 //   SWEEP_SWAP_PARTITION_MIN_TILES  the pass's grid gives each block at least this many tiles
@@ -75,6 +77,8 @@ inline constexpr int swap_partition_records_per_block = 4;
 #ifndef SWEEP_SWAP_PARTITION_MIN_TILES
 #define SWEEP_SWAP_PARTITION_MIN_TILES 8
 #endif
+static_assert(SWEEP_SWAP_PARTITION_BULK_DIV > 0 && SWEEP_SWAP_PARTITION_MIN_TILES > 0,
+              "SWEEP_SWAP_PARTITION_BULK_DIV and _MIN_TILES are positive");
 
 /// Tile geometry: 256 threads, about 8 KiB of elements a tile (at most 8 a thread, whole 16-byte
 /// vectors: 256 * sizeof(T) * items is a multiple of 16). Each end has two tile buffers (the tile
