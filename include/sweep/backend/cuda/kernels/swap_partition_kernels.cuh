@@ -111,14 +111,6 @@ namespace swap_partition {
 /// The lanes below this one.
 __device__ inline unsigned lanemask_lt() { return (1u << (threadIdx.x % 32)) - 1u; }
 
-/// Orders this thread's earlier generic-proxy accesses to shared memory (after a barrier: the
-/// block's) before a following copy-engine write into it.
-__device__ __forceinline__ void fence_proxy_async_shared() {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
-}
-
 /// Exclusive scan in place of counts[0, len) (len <= 128) by one warp; returns the total to every
 /// lane of that warp.
 __device__ inline int warp_exclusive_scan(int* counts, int len) {
@@ -319,7 +311,7 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
                     bulk::wait_read_all();
                     reading = false;
                 }
-                swap_partition::fence_proxy_async_shared();
+                bulk::fence_proxy_async();  // after the barrier: the block's reads of the buffer
                 fetch(freed, refill[s]);
             }
             cur[s] = ahead[s];
@@ -389,16 +381,13 @@ __global__ void __launch_bounds__(1024)
         atomicOr(&bitmap[r.tile / 32], 1u << (r.tile % 32));
         (r.side == 0 ? x : y) += static_cast<unsigned long long>(r.remaining);
     }
-    // One shared atomic a warp (64-bit shared atomics are compare-and-swap loops: one a thread
-    // serialized the block for tens of microseconds).
-    auto warp_sum = [](unsigned long long v) {
-#pragma unroll
-        for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
-        return v;
-    };
-    x = warp_sum(x);
-    y = warp_sum(y);
-    if (lane == 0) {
+    // Sums and offsets by warp scans (warp_ops.cuh); one shared atomic a warp (64-bit shared
+    // atomics are compare-and-swap loops: one a thread serialized the block for tens of
+    // microseconds).
+    auto add = [](auto a, auto b) { return a + b; };
+    x = warp_inclusive_scan(x, add, lane);
+    y = warp_inclusive_scan(y, add, lane);
+    if (lane == 31) {
         if (x != 0) atomicAdd(&sum[0], x);
         if (y != 0) atomicAdd(&sum[1], y);
     }
@@ -430,23 +419,10 @@ __global__ void __launch_bounds__(1024)
     const long long w1 = w0 + per < words ? w0 + per : words;
     long long mine = 0;
     for (long long w = w0; w < w1; ++w) mine += __popc(bitmap[w]);
-    long long incl = mine;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-        const long long v = __shfl_up_sync(0xffffffffu, incl, d);
-        if (lane >= d) incl += v;
-    }
+    const long long incl = warp_inclusive_scan(mine, add, lane);
     if (lane == 31) warp_total[warp] = incl;
     __syncthreads();
-    if (warp == 0) {
-        long long v = warp_total[lane];
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            const long long u = __shfl_up_sync(0xffffffffu, v, d);
-            if (lane >= d) v += u;
-        }
-        warp_total[lane] = v;  // inclusive over warps
-    }
+    if (warp == 0) warp_total[lane] = warp_inclusive_scan(warp_total[lane], add, lane);  // over warps
     __syncthreads();
     const long long total = warp_total[TH / 32 - 1];
     if (total > dmax) {
@@ -468,9 +444,9 @@ __global__ void __launch_bounds__(1024)
             if (below > 0) kept_slots += static_cast<unsigned long long>(below);
         }
     }
-    slots = warp_sum(slots);
-    kept_slots = warp_sum(kept_slots);
-    if (lane == 0) {
+    slots = warp_inclusive_scan(slots, add, lane);
+    kept_slots = warp_inclusive_scan(kept_slots, add, lane);
+    if (lane == 31) {
         if (slots != 0) atomicAdd(&sum[2], slots);
         if (kept_slots != 0) atomicAdd(&sum[3], kept_slots);
     }
