@@ -259,24 +259,28 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     const std::int64_t resident =
         resident_blocks(reinterpret_cast<const void*>(kernel), G::threads, name);
     // Each block ends with at most four unfinished tiles (two an end: the one in work, the one
-    // fetched ahead), which the cleanup moves twice: at least 8 tiles a block keeps that share
+    // fetched ahead), which the cleanup reads again: at least 8 tiles a block keeps that share
     // small.
     const std::int64_t grid = std::max<std::int64_t>(1, std::min(resident, full / SWEEP_SWAP_PARTITION_MIN_TILES));
     // Tiles the cleanup may touch: the unfinished ones (<= 4 grid), the tail, and those between
     // the partition point and the front/back boundary (a span of at most (4 grid + 1) S
     // elements: <= 4 grid + 2 tiles).
     const std::int64_t dmax = std::min(full + (has_tail ? 1 : 0), 8 * grid + 4);
+    // The cleanup names a dirty slot by a 32-bit index (dmax S is ~11 million on an H200).
+    if (dmax * S > std::int64_t{0xffffffff})
+        throw std::logic_error(std::string("sweep::") + name +
+                               ": internal error (too many dirty slots for the cleanup)");
     // The temporary: header, plan and the dirty tiles' bitmap (zeroed), the records, the dirty
-    // list, room for the dirty tiles.
+    // list, the misplaced elements' slots.
     const std::size_t head_bytes = sizeof(swap_partition_header) + sizeof(swap_partition_plan);
     const std::size_t bitmap_bytes = static_cast<std::size_t>(full / 32 + 1) * sizeof(unsigned);
     const std::size_t zero_bytes = (head_bytes + bitmap_bytes + 15) / 16 * 16;
     const std::size_t records_bytes =
         static_cast<std::size_t>(grid * per_block) * sizeof(swap_partition_record);
     const std::size_t list_offset = zero_bytes + records_bytes;
-    const std::size_t tmp_offset =
+    const std::size_t pos_offset =
         (list_offset + static_cast<std::size_t>(dmax) * sizeof(long long) + 255) / 256 * 256;
-    const std::size_t bytes = tmp_offset + static_cast<std::size_t>(dmax * S) * sizeof(T);
+    const std::size_t bytes = pos_offset + static_cast<std::size_t>(dmax * S) * sizeof(unsigned);
     temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
     auto* const base = static_cast<unsigned char*>(temp.get());
     auto* const header = reinterpret_cast<swap_partition_header*>(base);
@@ -284,43 +288,58 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     auto* const bitmap = reinterpret_cast<unsigned*>(base + head_bytes);
     auto* const records = reinterpret_cast<swap_partition_record*>(base + zero_bytes);
     auto* const list = reinterpret_cast<long long*>(base + list_offset);
-    auto* const tmp = reinterpret_cast<T*>(base + tmp_offset);
+    auto* const pos = reinterpret_cast<unsigned*>(base + pos_offset);
+    // The result travels through this thread's mapped slot when there is one (no copy), else
+    // through the header's last word.
+    std::int64_t* const slot = mapped_count_slot();
+    auto* const result = slot != nullptr ? reinterpret_cast<long long*>(slot)
+                                         : reinterpret_cast<long long*>(&header->pad[1]);
 
-    // Everything on the stream, one wait at the end: the pass, the plan (one block, from the
-    // pass's records: no round trip through the host), the cleanup sized for the most dirty
-    // tiles there can be (its blocks read how many there are from the plan).
-    check(static_cast<int>(cudaMemsetAsync(base, 0, zero_bytes, s)), name, "cudaMemsetAsync");
-    kernel<<<static_cast<unsigned>(grid), G::threads, 0, s>>>(data, n, full, pred, header,
-                                                               records);
+    // Everything on the stream, each kernel a programmatic dependent launch behind the one
+    // before (it waits for it in wait_for_prior_grid; the launches overlap), one wait at the end:
+    // the reset, the pass, the plan (one block, from the pass's records: no round trip through
+    // the host), the cleanup sized for the most dirty tiles there can be (its blocks read how
+    // many there are from the plan).
+    const auto vectors = zero_bytes / 16;
+    reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(
+        reinterpret_cast<uint4*>(base), vectors);
     check_launch(name);
-    swap_partition_plan_kernel<T><<<1, 1024, 0, s>>>(n, full, records, grid * per_block, bitmap,
-                                                      dmax, list, header, plan);
-    check_launch(name);
-    swap_partition_gather_kernel<T>
-        <<<static_cast<unsigned>(std::min<std::int64_t>(dmax, 4 * resident)), 256, 0, s>>>(
-            data, n, list, plan, tmp);
-    check_launch(name);
+    launch_lookback(name, true, kernel, static_cast<unsigned>(grid), G::threads, 0, s, data, n,
+                    full, pred, header, records);
+    launch_lookback(name, true, &swap_partition_plan_kernel<T>, 1u, 1024, 0, s, n, full,
+                    static_cast<const swap_partition_record*>(records), grid * per_block,
+                    bitmap, dmax, list, static_cast<const swap_partition_header*>(header), plan);
+    const auto collect = &swap_partition_collect_kernel<T, Pred>;
     const std::int64_t chunks = (dmax * S + 1023) / 1024;
-    swap_partition_scatter_kernel<T, Pred>
-        <<<static_cast<unsigned>(std::min<std::int64_t>(chunks, 4 * resident)), 256, 0, s>>>(
-            tmp, plan, data, list, pred, header);
-    check_launch(name);
-    unsigned char host[sizeof(swap_partition_header) + sizeof(swap_partition_plan)];
-    check(static_cast<int>(cudaMemcpyAsync(host, base, sizeof(host), cudaMemcpyDeviceToHost, s)),
-          name, "cudaMemcpyAsync");
+    const std::int64_t collect_grid = std::min<std::int64_t>(
+        chunks, resident_blocks(reinterpret_cast<const void*>(collect), 256, name));
+    launch_lookback(name, true, collect, static_cast<unsigned>(collect_grid), 256, 0, s,
+                    static_cast<const T*>(data), static_cast<const long long*>(list),
+                    static_cast<const swap_partition_plan*>(plan), pred, header, pos);
+    const auto swap = &swap_partition_swap_kernel<T>;
+    const std::int64_t pairs = (dmax * S / 2 + 255) / 256;
+    const std::int64_t swap_grid = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(pairs,
+                                  resident_blocks(reinterpret_cast<const void*>(swap), 256, name)));
+    launch_lookback(name, true, swap, static_cast<unsigned>(swap_grid), 256, 0, s, data,
+                    static_cast<const long long*>(list),
+                    static_cast<const swap_partition_plan*>(plan),
+                    static_cast<const unsigned*>(pos),
+                    static_cast<const swap_partition_header*>(header), result);
+    long long k = 0;
+    if (slot == nullptr)
+        check(static_cast<int>(
+                  cudaMemcpyAsync(&k, result, sizeof(k), cudaMemcpyDeviceToHost, s)),
+              name, "cudaMemcpyAsync");
     synchronize(s, name);
-    swap_partition_header h{};
-    swap_partition_plan p{};
-    std::memcpy(&h, host, sizeof(h));
-    std::memcpy(&p, host + sizeof(h), sizeof(p));
-    if (p.error != 0)
+    if (slot != nullptr) k = *static_cast<volatile long long*>(result);
+    if (k == -1 || k == -2)
         throw std::logic_error(std::string("sweep::") + name +
                                ": internal error (the exchange pass's plan does not add up)");
-    if (h.true_cursor != static_cast<unsigned long long>(p.kept_slots) ||
-        h.false_cursor != static_cast<unsigned long long>(p.slots - p.kept_slots))
+    if (k < 0)
         throw std::logic_error(std::string("sweep::") + name +
                                ": internal error (the cleanup's counts do not add up)");
-    return p.k;
+    return k;
 }
 
 /// Inputs of at least this many elements take the exchange pass; below, the stable pass. H100,

@@ -34,8 +34,8 @@ struct swap_partition_header {
     unsigned long long claimed;       // tickets taken, from both ends (may pass the tile count)
     unsigned long long left;          // tiles taken from the front: 0, 1, ...
     unsigned long long right;         // tiles taken from the back: tiles - 1, tiles - 2, ...
-    unsigned long long true_cursor;   // cleanup: kept elements placed
-    unsigned long long false_cursor;  // cleanup: rejected elements placed
+    unsigned long long misplaced_below;  // cleanup: rejected elements found below k
+    unsigned long long misplaced_above;  // cleanup: kept elements found from k
     unsigned long long tail_kept;     // kept elements in the short tail after the last full tile
     unsigned long long pad[2];
 };
@@ -108,6 +108,24 @@ struct swap_partition_geometry {
 
 namespace swap_partition {
 
+/// Programmatic dependent launch (the pass and its cleanup are launched one behind the other):
+/// waits until the grid before this one has finished and its writes are visible. A no-op when the
+/// kernel was launched plainly.
+__device__ __forceinline__ void wait_for_prior_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/// Lets the next grid on the stream launch now (its blocks wait in wait_for_prior_grid). Called
+/// once every block of this grid is resident or done, the launch of the next one overlaps this
+/// one's work.
+__device__ __forceinline__ void launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 /// The lanes below this one.
 __device__ inline unsigned lanemask_lt() { return (1u << (threadIdx.x % 32)) - 1u; }
 
@@ -158,6 +176,10 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
     __shared__ unsigned masks[2][IT * W];  // each warp's ballot of each row
     __shared__ int totals[2];
     __shared__ long long next[4];
+    // Launched behind the reset of the header and the bitmap; the plan is launched behind this
+    // grid (every block of it is resident: the grid is at most one wave).
+    swap_partition::wait_for_prior_grid();
+    swap_partition::launch_dependents();
     const int tid = static_cast<int>(threadIdx.x);
     const int warp = tid / 32;
     auto buffer = [&](int b) { return reinterpret_cast<T*>(raw + b * G::tile_bytes); };
@@ -369,6 +391,8 @@ __global__ void __launch_bounds__(1024)
     __shared__ long long warp_total[TH / 32];
     __shared__ long long point;
     __shared__ int bad;
+    swap_partition::wait_for_prior_grid();  // the pass
+    swap_partition::launch_dependents();
     const int tid = static_cast<int>(threadIdx.x);
     const int lane = tid % 32;
     const int warp = tid / 32;
@@ -456,82 +480,101 @@ __global__ void __launch_bounds__(1024)
                                     static_cast<long long>(sum[3]), 0, {}};
 }
 
-/// Cleanup, step 1: tiles list[0, plan->count) of `data` (ascending; only the range's last tile
-/// may be short, and it can only come last) to tmp, packed.
-template <class T>
-__global__ void __launch_bounds__(256)
-    swap_partition_gather_kernel(const T* data, long long n, const long long* list,
-                                 const swap_partition_plan* plan, T* tmp) {
-    constexpr int S = swap_partition_geometry<T>::tile;
-    const long long count = plan->count;
-    for (long long j = blockIdx.x; j < count; j += gridDim.x) {
-        const long long t = list[j];
-        const long long rest = n - t * S;
-        const int size = rest < S ? static_cast<int>(rest) : S;
-        const T* src = data + t * S;
-        T* dst = tmp + j * S;
-        for (int e = static_cast<int>(threadIdx.x); e < size; e += 256) dst[e] = src[e];
-    }
-}
-
-/// Cleanup, step 2: tmp[0, m) back into the listed tiles' slots (slot q: element q % S of tile
-/// list[q / S]), kept elements to slots [0, kept_slots), rejected ones to [kept_slots, m), each
-/// block's share placed by two atomics on the header's cursors (m, kept_slots: the plan's).
+/// Cleanup, step 1 (launched behind the plan): finds the misplaced elements of the dirty tiles.
+/// Slot q is element q % S of tile list[q / S]; slots [0, kept_slots) lie below the partition
+/// point, the rest at or above it (the list is ascending). A rejected element in a slot below k
+/// is misplaced, and so is a kept one in a slot from k; there are as many of one kind as of the
+/// other. Their slots go to pos[0, ...) and pos[kept_slots, ...), each block's share placed by
+/// two atomics on the header's counters (order does not matter: `partition` is unstable).
 template <class T, class Pred>
 __global__ void __launch_bounds__(256)
-    swap_partition_scatter_kernel(const T* tmp, const swap_partition_plan* plan, T* data,
-                                  const long long* list, Pred pred, swap_partition_header* h) {
+    swap_partition_collect_kernel(const T* data, const long long* list,
+                                  const swap_partition_plan* plan, Pred pred,
+                                  swap_partition_header* h, unsigned* pos) {
+    swap_partition::wait_for_prior_grid();
+    swap_partition::launch_dependents();
     constexpr int S = swap_partition_geometry<T>::tile;
-    const long long m = plan->slots;
-    const long long kept_slots = plan->kept_slots;
     constexpr int TH = 256;
     constexpr int W = TH / 32;
     constexpr int IT = 4;
-    __shared__ int counts[IT * W];
+    const long long m = plan->slots;
+    const long long kept_slots = plan->kept_slots;
+    __shared__ int counts[2][IT * W];
     __shared__ unsigned long long base[2];
     const int tid = static_cast<int>(threadIdx.x);
     const int warp = tid / 32;
     const unsigned lt = swap_partition::lanemask_lt();
     for (long long c = static_cast<long long>(blockIdx.x) * TH * IT; c < m;
          c += static_cast<long long>(gridDim.x) * TH * IT) {
-        T x[IT];
-        unsigned ballots[IT];
+        unsigned below[IT], above[IT];  // ballots: misplaced below k, misplaced from k
 #pragma unroll
         for (int i = 0; i < IT; ++i) {
             const long long q = c + i * TH + tid;
-            bool kept = false;
+            bool wrong = false;
             if (q < m) {
-                x[i] = tmp[q];
-                kept = static_cast<bool>(pred(x[i]));
+                const bool kept = static_cast<bool>(pred(data[list[q / S] * S + q % S]));
+                wrong = q < kept_slots ? !kept : kept;
             }
-            ballots[i] = __ballot_sync(0xffffffffu, kept);
-            if (tid % 32 == 0) counts[i * W + warp] = __popc(ballots[i]);
+            below[i] = __ballot_sync(0xffffffffu, wrong && q < kept_slots);
+            above[i] = __ballot_sync(0xffffffffu, wrong && q >= kept_slots);
+            if (tid % 32 == 0) {
+                counts[0][i * W + warp] = __popc(below[i]);
+                counts[1][i * W + warp] = __popc(above[i]);
+            }
         }
         __syncthreads();
-        if (warp == 0) {
-            const int total = swap_partition::warp_exclusive_scan(counts, IT * W);
-            if (tid == 0) {
-                const long long len = m - c < TH * IT ? m - c : TH * IT;
-                base[0] = atomicAdd(&h->true_cursor, static_cast<unsigned long long>(total));
-                base[1] = atomicAdd(&h->false_cursor,
-                                    static_cast<unsigned long long>(len - total));
-            }
+        if (warp < 2) {
+            const int total = swap_partition::warp_exclusive_scan(counts[warp], IT * W);
+            if (tid % 32 == 0)
+                base[warp] = total == 0 ? 0
+                                        : atomicAdd(warp == 0 ? &h->misplaced_below
+                                                              : &h->misplaced_above,
+                                                    static_cast<unsigned long long>(total));
         }
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < IT; ++i) {
-            const long long q = c + i * TH + tid;
-            if (q < m) {
-                const int local = i * TH + tid;
-                const int kept_before = counts[i * W + warp] + __popc(ballots[i] & lt);
-                const bool kept = (ballots[i] >> (tid % 32)) & 1u;
-                const long long slot =
-                    kept ? static_cast<long long>(base[0]) + kept_before
-                         : kept_slots + static_cast<long long>(base[1]) + (local - kept_before);
-                data[list[slot / S] * S + slot % S] = x[i];
-            }
+            const unsigned q = static_cast<unsigned>(c + i * TH + tid);
+            if ((below[i] >> (tid % 32)) & 1u)
+                pos[base[0] + counts[0][i * W + warp] + __popc(below[i] & lt)] = q;
+            if ((above[i] >> (tid % 32)) & 1u)
+                pos[kept_slots + static_cast<long long>(base[1]) + counts[1][i * W + warp] +
+                    __popc(above[i] & lt)] = q;
         }
         __syncthreads();  // counts and base are reused
+    }
+}
+
+/// Cleanup, step 2 (launched behind step 1): swaps the i-th misplaced element below k with the
+/// i-th from k. Each slot is in one pair at most, so the swaps are race-free. Block 0 also writes
+/// the call's result to `result`: the partition point, or -1 when the plan found the records
+/// inconsistent, -2 when there were more dirty tiles than room, -3 when the two kinds of
+/// misplaced elements are not as many.
+template <class T>
+__global__ void __launch_bounds__(256)
+    swap_partition_swap_kernel(T* data, const long long* list, const swap_partition_plan* plan,
+                               const unsigned* pos, const swap_partition_header* h,
+                               long long* result) {
+    swap_partition::wait_for_prior_grid();
+    constexpr long long S = swap_partition_geometry<T>::tile;
+    const unsigned long long below = h->misplaced_below;
+    const unsigned long long above = h->misplaced_above;
+    const long long kept_slots = plan->kept_slots;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        const unsigned long long error = plan->error;
+        *result = error != 0 ? -static_cast<long long>(error) : below != above ? -3 : plan->k;
+    }
+    const long long r = static_cast<long long>(below < above ? below : above);
+    const unsigned* const upper = pos + kept_slots;
+    for (long long i = static_cast<long long>(blockIdx.x) * 256 + threadIdx.x; i < r;
+         i += static_cast<long long>(gridDim.x) * 256) {
+        const unsigned a = pos[i];
+        const unsigned b = upper[i];
+        T* const x = data + list[a / S] * S + a % S;
+        T* const y = data + list[b / S] * S + b % S;
+        const T t = *x;
+        *x = *y;
+        *y = t;
     }
 }
 
