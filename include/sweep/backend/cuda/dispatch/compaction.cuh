@@ -270,14 +270,10 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     if (dmax * S > std::int64_t{0xffffffff})
         throw std::logic_error(std::string("sweep::") + name +
                                ": internal error (too many dirty slots for the cleanup)");
-    // The temporary: header, plan and the dirty tiles' bitmap when not in shared memory (zeroed),
-    // the records, the dirty list, the misplaced elements' slots.
+    // The temporary: header, plan and the dirty tiles' bitmap (zeroed), the records, the dirty
+    // list, the misplaced elements' slots.
     const std::size_t head_bytes = sizeof(swap_partition_header) + sizeof(swap_partition_plan);
-    // The plan's bitmap of dirty tiles: in the plan's shared memory up to 48 KiB (n up to ~800
-    // million 4-byte elements), else in the temporary.
-    const std::size_t words_bytes = static_cast<std::size_t>(full / 32 + 1) * sizeof(unsigned);
-    const bool shared_bitmap = words_bytes <= 48 * 1024;
-    const std::size_t bitmap_bytes = shared_bitmap ? 0 : words_bytes;
+    const std::size_t bitmap_bytes = static_cast<std::size_t>(full / 32 + 1) * sizeof(unsigned);
     const std::size_t zero_bytes = (head_bytes + bitmap_bytes + 15) / 16 * 16;
     const std::size_t records_bytes =
         static_cast<std::size_t>(grid * per_block) * sizeof(swap_partition_record);
@@ -310,11 +306,9 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     check_launch(name);
     launch_lookback(name, true, kernel, static_cast<unsigned>(grid), G::threads, 0, s, data, n,
                     full, pred, header, records);
-    launch_lookback(name, true, &swap_partition_plan_kernel<T>, 1u, 1024,
-                    shared_bitmap ? static_cast<int>(words_bytes) : 0, s, n, full,
+    launch_lookback(name, true, &swap_partition_plan_kernel<T>, 1u, 1024, 0, s, n, full,
                     static_cast<const swap_partition_record*>(records), grid * per_block,
-                    bitmap, shared_bitmap, dmax, list,
-                    static_cast<const swap_partition_header*>(header), plan);
+                    bitmap, dmax, list, static_cast<const swap_partition_header*>(header), plan);
     const auto collect = &swap_partition_collect_kernel<T, Pred>;
     const std::int64_t chunks = (dmax * S + 1023) / 1024;
     const std::int64_t collect_grid = std::min<std::int64_t>(

@@ -316,10 +316,7 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
         }
         used[0] += m;
         used[1] += m;
-        // The swaps, before a whole-tile writeback reads them (only then: block-uniform).
-        if ((fin[0] && count[0] >= G::bulk_writeback_min) ||
-            (fin[1] && count[1] >= G::bulk_writeback_min))
-            bulk::fence_proxy_async();
+        bulk::fence_proxy_async();  // the swaps, before a whole-tile writeback reads them
         __syncthreads();  // the swaps are done; next[] is visible
         const long long refill[2] = {next[0], next[1]};
         bool reading = false;  // a bulk writeback may still read a freed buffer
@@ -381,19 +378,15 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
 /// the short tail; X rejected elements are left in unfinished front tiles, Y kept ones in
 /// unfinished back tiles and the tail. The partition point is k = a S - X + Y. Outside the
 /// unfinished tiles and the tail, a tile is wrong only if it lies between k and a S. Those tiles
-/// are marked in a bitmap of full / 32 + 1 words (in dynamic shared memory when
-/// `shared_bitmap`, else `global_bitmap`, zeroed before the pass) and listed in ascending order
-/// into list[0, count) (at most dmax entries).
+/// are marked in `bitmap` (full / 32 + 1 words, zeroed before the pass) and listed in ascending
+/// order into list[0, count) (at most dmax entries).
 template <class T>
 __global__ void __launch_bounds__(1024)
     swap_partition_plan_kernel(long long n, long long full, const swap_partition_record* rec,
-                               long long nrec, unsigned* global_bitmap, bool shared_bitmap,
-                               long long dmax, long long* list, const swap_partition_header* h,
-                               swap_partition_plan* plan) {
+                               long long nrec, unsigned* bitmap, long long dmax, long long* list,
+                               const swap_partition_header* h, swap_partition_plan* plan) {
     constexpr long long S = swap_partition_geometry<T>::tile;
     constexpr int TH = 1024;
-    constexpr int R = 2;  // records a thread loads at once (4 spills 16 bytes)
-    extern __shared__ unsigned shared_words[];
     __shared__ unsigned long long sum[4];  // X, Y, slots, kept slots
     __shared__ long long warp_total[TH / 32];
     __shared__ long long point;
@@ -403,44 +396,14 @@ __global__ void __launch_bounds__(1024)
     const int tid = static_cast<int>(threadIdx.x);
     const int lane = tid % 32;
     const int warp = tid / 32;
-    const long long words = full / 32 + 1;
-    unsigned* const bitmap = shared_bitmap ? shared_words : global_bitmap;
-    // Marks tile t (block-uniform branch: shared atomics, or global ones).
-    auto mark = [&](long long t) {
-        if (shared_bitmap)
-            atomicOr(&shared_words[t / 32], 1u << (t % 32));
-        else
-            atomicOr(&global_bitmap[t / 32], 1u << (t % 32));
-    };
-    // The header's loads first, so that they overlap the records'.
-    const unsigned long long left = h->left;
-    const unsigned long long right = h->right;
-    const unsigned long long tail_kept = h->tail_kept;
     if (tid < 4) sum[tid] = 0;
-    if (shared_bitmap)
-        for (long long w = tid; w < words; w += TH) shared_words[w] = 0;
     __syncthreads();
     unsigned long long x = 0, y = 0;
-    for (long long i0 = tid; i0 < nrec; i0 += R * TH) {
-        long long tile[R];
-        int side[R], remaining[R];
-#pragma unroll
-        for (int j = 0; j < R; ++j) {
-            tile[j] = -1;
-            side[j] = remaining[j] = 0;
-            if (i0 + j * TH < nrec) {
-                const swap_partition_record r = rec[i0 + j * TH];
-                tile[j] = r.tile;
-                side[j] = r.side;
-                remaining[j] = r.remaining;
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < R; ++j) {
-            if (tile[j] < 0) continue;
-            mark(tile[j]);
-            (side[j] == 0 ? x : y) += static_cast<unsigned long long>(remaining[j]);
-        }
+    for (long long i = tid; i < nrec; i += TH) {
+        const swap_partition_record r = rec[i];
+        if (r.tile < 0) continue;
+        atomicOr(&bitmap[r.tile / 32], 1u << (r.tile % 32));
+        (r.side == 0 ? x : y) += static_cast<unsigned long long>(r.remaining);
     }
     // Sums and offsets by warp scans (warp_ops.cuh); one shared atomic a warp (64-bit shared
     // atomics are compare-and-swap loops: one a thread serialized the block for tens of
@@ -453,12 +416,12 @@ __global__ void __launch_bounds__(1024)
         if (y != 0) atomicAdd(&sum[1], y);
     }
     __syncthreads();
-    const long long front_end = static_cast<long long>(left) * S;
+    const long long front_end = static_cast<long long>(h->left) * S;
     if (tid == 0) {
         const long long k = front_end - static_cast<long long>(sum[0]) +
-                            static_cast<long long>(tail_kept + sum[1]);
+                            static_cast<long long>(h->tail_kept + sum[1]);
         point = k;
-        bad = left + right != static_cast<unsigned long long>(full) || k < 0 || k > n;
+        bad = h->left + h->right != static_cast<unsigned long long>(full) || k < 0 || k > n;
     }
     __syncthreads();
     const long long k = point;
@@ -469,10 +432,12 @@ __global__ void __launch_bounds__(1024)
     const long long lo = k < front_end ? k : front_end;
     const long long hi = k < front_end ? front_end : k;
     if (lo < hi)
-        for (long long t = lo / S + tid; t < (hi + S - 1) / S; t += TH) mark(t);
-    if (tid == 0 && n % S != 0) mark(full);
-    __syncthreads();  // the block's atomics on the bitmap are visible to the block
+        for (long long t = lo / S + tid; t < (hi + S - 1) / S; t += TH)
+            atomicOr(&bitmap[t / 32], 1u << (t % 32));
+    if (tid == 0 && n % S != 0) atomicOr(&bitmap[full / 32], 1u << (full % 32));
+    __syncthreads();  // the block's atomics on bitmap are visible to the block
     // The marked tiles in ascending order: each thread a run of words, offsets by a block scan.
+    const long long words = full / 32 + 1;
     const long long per = (words + TH - 1) / TH;
     const long long w0 = tid * per < words ? tid * per : words;
     const long long w1 = w0 + per < words ? w0 + per : words;
