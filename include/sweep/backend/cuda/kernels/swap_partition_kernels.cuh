@@ -16,9 +16,10 @@
 // how many misplaced elements it still has. One block (swap_partition_plan_kernel) then computes
 // the partition point k and lists the tiles not yet right: the unfinished ones, the short tail and
 // those between k and the front/back boundary (dispatch/compaction.cuh run_swap_partition). The
-// cleanup copies those tiles to a temporary (swap_partition_gather_kernel) and puts the kept
-// elements back into their slots below k and the rejected ones into the slots from k
-// (swap_partition_scatter_kernel: block counts by atomics, since order does not matter).
+// cleanup lists the misplaced elements of those tiles, rejected ones below k and kept ones from k
+// (swap_partition_collect_kernel: block counts by atomics, since order does not matter), and
+// swaps the two lists pairwise in place (swap_partition_swap_kernel). Every kernel after the
+// first is a programmatic dependent launch and waits for the one before (wait_for_prior_grid).
 #pragma once
 
 #include <cstddef>
