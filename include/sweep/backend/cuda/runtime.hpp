@@ -34,10 +34,11 @@ enum class memory_kind : unsigned char { host, device, managed };
 memory_kind memory_kind_of(const void* p) noexcept;
 
 /// This host thread's page-locked, device-mapped 64-bit slot (src/cuda/runtime.cu): a kernel
-/// writes a result there (compaction's kept count, the segmented offsets check's verdict), so
-/// that a call learns it with one stream synchronization and no copy. One per host thread is
-/// enough, since every such call waits for it before it returns. Null when page-locked memory
-/// could not be had; the result then travels through device memory and a copy.
+/// writes a result there (compaction's kept count, the in-place partition's point, the
+/// segmented offsets check's verdict), so that a call learns it with one stream synchronization
+/// and no copy. One per host thread is enough, since every such call waits for it before it
+/// returns. Null when page-locked memory could not be had; the result then travels through
+/// device memory and a copy.
 std::int64_t* mapped_count_slot();
 
 /// How many blocks of `kernel` (a __global__ function's address) with `threads` threads and

@@ -290,16 +290,25 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     auto* const list = reinterpret_cast<long long*>(base + list_offset);
     auto* const pos = reinterpret_cast<unsigned*>(base + pos_offset);
     // The result travels through this thread's mapped slot when there is one (no copy), else
-    // through the header's last word.
+    // through the header's result word and one copy.
     std::int64_t* const slot = mapped_count_slot();
-    auto* const result = slot != nullptr ? reinterpret_cast<long long*>(slot)
-                                         : reinterpret_cast<long long*>(&header->pad[1]);
+    auto* const result = slot != nullptr ? reinterpret_cast<long long*>(slot) : &header->result;
+    // The cleanup's grids (occupancy queried before the first launch: none between launches).
+    const auto collect = &swap_partition_collect_kernel<T, Pred>;
+    const std::int64_t chunks = (dmax * S + 1023) / 1024;
+    const std::int64_t collect_grid = std::min<std::int64_t>(
+        chunks, resident_blocks(reinterpret_cast<const void*>(collect), 256, name));
+    const auto swap = &swap_partition_swap_kernel<T>;
+    const std::int64_t pairs = (dmax * S / 2 + 255) / 256;
+    const std::int64_t swap_grid = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(pairs,
+                                  resident_blocks(reinterpret_cast<const void*>(swap), 256, name)));
 
-    // Everything on the stream, each kernel a programmatic dependent launch behind the one
-    // before (it waits for it in wait_for_prior_grid; the launches overlap), one wait at the end:
-    // the reset, the pass, the plan (one block, from the pass's records: no round trip through
-    // the host), the cleanup sized for the most dirty tiles there can be (its blocks read how
-    // many there are from the plan).
+    // Everything on the stream, one wait at the end: the reset (a plain launch: it follows the
+    // stream's earlier work), then the pass, the plan (one block, from the pass's records: no
+    // round trip through the host) and the cleanup sized for the most dirty tiles there can be
+    // (its blocks read how many there are from the plan), each a programmatic dependent launch
+    // behind the one before (it waits for it in wait_for_prior_grid; the launches overlap).
     const auto vectors = zero_bytes / 16;
     reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(
         reinterpret_cast<uint4*>(base), vectors);
@@ -309,18 +318,9 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     launch_lookback(name, true, &swap_partition_plan_kernel<T>, 1u, 1024, 0, s, n, full,
                     static_cast<const swap_partition_record*>(records), grid * per_block,
                     bitmap, dmax, list, static_cast<const swap_partition_header*>(header), plan);
-    const auto collect = &swap_partition_collect_kernel<T, Pred>;
-    const std::int64_t chunks = (dmax * S + 1023) / 1024;
-    const std::int64_t collect_grid = std::min<std::int64_t>(
-        chunks, resident_blocks(reinterpret_cast<const void*>(collect), 256, name));
     launch_lookback(name, true, collect, static_cast<unsigned>(collect_grid), 256, 0, s,
                     static_cast<const T*>(data), static_cast<const long long*>(list),
                     static_cast<const swap_partition_plan*>(plan), pred, header, pos);
-    const auto swap = &swap_partition_swap_kernel<T>;
-    const std::int64_t pairs = (dmax * S / 2 + 255) / 256;
-    const std::int64_t swap_grid = std::max<std::int64_t>(
-        1, std::min<std::int64_t>(pairs,
-                                  resident_blocks(reinterpret_cast<const void*>(swap), 256, name)));
     launch_lookback(name, true, swap, static_cast<unsigned>(swap_grid), 256, 0, s, data,
                     static_cast<const long long*>(list),
                     static_cast<const swap_partition_plan*>(plan),

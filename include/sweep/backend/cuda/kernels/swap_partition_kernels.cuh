@@ -18,8 +18,9 @@
 // those between k and the front/back boundary (dispatch/compaction.cuh run_swap_partition). The
 // cleanup lists the misplaced elements of those tiles, rejected ones below k and kept ones from k
 // (swap_partition_collect_kernel: block counts by atomics, since order does not matter), and
-// swaps the two lists pairwise in place (swap_partition_swap_kernel). Every kernel after the
-// first is a programmatic dependent launch and waits for the one before (wait_for_prior_grid).
+// swaps the two lists pairwise in place (swap_partition_swap_kernel). The reset of the header is a
+// plain launch; the pass, the plan and the cleanup's kernels are programmatic dependent launches,
+// each behind the one before, and wait for it first (wait_for_prior_grid).
 #pragma once
 
 #include <cstddef>
@@ -38,12 +39,13 @@ struct swap_partition_header {
     unsigned long long misplaced_below;  // cleanup: rejected elements found below k
     unsigned long long misplaced_above;  // cleanup: kept elements found from k
     unsigned long long tail_kept;     // kept elements in the short tail after the last full tile
-    unsigned long long pad[2];
+    long long result;  // the call's result (swap kernel), when the thread has no mapped slot
+    unsigned long long pad;
 };
 static_assert(sizeof(swap_partition_header) == 64);
 
 /// The cleanup's plan, made on the device by swap_partition_plan_kernel from the header and the
-/// records; read by the cleanup's kernels and, at the end, by the host.
+/// records; read by the cleanup's kernels.
 struct swap_partition_plan {
     long long k;           // the partition point
     long long count;       // dirty tiles listed (ascending)
@@ -109,18 +111,21 @@ struct swap_partition_geometry {
 
 namespace swap_partition {
 
-/// Programmatic dependent launch (the pass and its cleanup are launched one behind the other):
-/// waits until the grid before this one has finished and its writes are visible. A no-op when the
-/// kernel was launched plainly.
+/// Programmatic dependent launch (the pass, the plan and the cleanup's two kernels are each
+/// launched behind the grid before them): waits until that grid has finished and its writes are
+/// visible (PTX griddepcontrol.wait). By induction, everything the grids before it wrote is then
+/// visible too: none of them finished before its own wait had returned. A no-op when the kernel
+/// was launched plainly.
 __device__ __forceinline__ void wait_for_prior_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }
 
-/// Lets the next grid on the stream launch now (its blocks wait in wait_for_prior_grid). Called
-/// once every block of this grid is resident or done, the launch of the next one overlaps this
-/// one's work.
+/// Lets the next grid on the stream launch early: it may be scheduled once every block of this
+/// grid has executed this or exited, and its blocks then wait in wait_for_prior_grid. Since every
+/// block of this grid holds its resources by then, the early blocks cannot keep any of them from
+/// running (no starvation, whatever the grid size); its launch overlaps this grid's work.
 __device__ __forceinline__ void launch_dependents() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
@@ -177,8 +182,8 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
     __shared__ unsigned masks[2][IT * W];  // each warp's ballot of each row
     __shared__ int totals[2];
     __shared__ long long next[4];
-    // Launched behind the reset of the header and the bitmap; the plan is launched behind this
-    // grid (every block of it is resident: the grid is at most one wave).
+    // Launched behind the reset of the header and the bitmap (wait for it); the plan is launched
+    // behind this grid.
     swap_partition::wait_for_prior_grid();
     swap_partition::launch_dependents();
     const int tid = static_cast<int>(threadIdx.x);
