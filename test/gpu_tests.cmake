@@ -41,6 +41,14 @@ sweep_add_gpu_test(test_gpu_compaction_large gpu/compaction_large.cu)
 # partition's two-ended exchange pass forced at every size, against seq.
 sweep_add_gpu_test(test_gpu_partition_exchange gpu/partition_exchange.cu)
 sweep_add_gpu_test(test_gpu_compaction_host_compiled gpu/compaction_host_compiled.cpp)
+# The same executables without the mapped result slot (SWEEP_TEST_NO_MAPPED_SLOT=1,
+# src/cuda/runtime.cu): copy_if's count, partition's point and the offsets check's verdict then
+# travel through device memory and a copy. test_gpu_partition_exchange asserts which path it is on.
+foreach(_t test_gpu_compaction test_gpu_partition_exchange test_gpu_segmented_offsets)
+  add_test(NAME ${_t}_no_mapped_slot COMMAND ${_t})
+  set_tests_properties(${_t}_no_mapped_slot PROPERTIES SKIP_RETURN_CODE 77
+                       ENVIRONMENT SWEEP_TEST_NO_MAPPED_SLOT=1)
+endforeach()
 # From a host-compiled file, compaction with a predicate that is not precompiled fails to compile
 # with a message that says why; the control (a precompiled predicate) compiles.
 set(_sweep_cf_compaction ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_compaction_host_compiled.cpp)

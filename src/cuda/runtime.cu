@@ -348,6 +348,12 @@ namespace {
 struct count_slot {
     std::int64_t* p = nullptr;
     count_slot() {
+        // Testing: a process started with SWEEP_TEST_NO_MAPPED_SLOT set (not "0") has no slot, so
+        // that its results take the fallback through device memory and a copy (ctest's
+        // *_no_mapped_slot entries, test/gpu_tests.cmake). Read once per thread.
+        if (const char* e = std::getenv("SWEEP_TEST_NO_MAPPED_SLOT");
+            e != nullptr && e[0] != '\0' && !(e[0] == '0' && e[1] == '\0'))
+            return;
         const relaxed_capture_mode relaxed;
         void* q = nullptr;
         if (cudaHostAlloc(&q, sizeof(std::int64_t), cudaHostAllocMapped | cudaHostAllocPortable) ==

@@ -7,6 +7,7 @@
 // the input; guard elements before and after the range must stay untouched.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <new>
 #include <string>
 #include <vector>
@@ -209,4 +210,23 @@ TEST_CASE("gpu partition exchange pass: no temporary memory -> bad_alloc, range 
                         keep_percent{50}, nullptr, alloc, 1),
                     std::bad_alloc);
     CHECK(a.download() == h);
+}
+
+TEST_CASE("gpu partition exchange pass: the result through the mapped slot, or without it",
+          "[gpu][compaction][exchange]") {
+    // ctest runs this executable twice: as is (the partition point comes back through the
+    // thread's page-locked mapped slot) and as test_gpu_partition_exchange_no_mapped_slot with
+    // SWEEP_TEST_NO_MAPPED_SLOT=1 (no slot: through the header's result word and a copy). Every
+    // other case of the file then runs on that path too; this one says which path it is.
+    const char* e = std::getenv("SWEEP_TEST_NO_MAPPED_SLOT");
+    const bool off = e != nullptr && e[0] != '\0' && !(e[0] == '0' && e[1] == '\0');
+    INFO("SWEEP_TEST_NO_MAPPED_SLOT " << (off ? "set" : "not set"));
+    CHECK((cu::mapped_count_slot() == nullptr) == off);
+    auto g = sweep_test::rng(14);
+    const std::int64_t t = cu::swap_partition_geometry<std::int32_t>::tile;
+    for (const std::int64_t n : {std::int64_t{1}, 8 * t + 1, std::int64_t{3'000'017}}) {
+        if (n > max_test_size()) continue;
+        check_exchange(random_inputs<std::int32_t>(n, g), keep_percent{50},
+                       off ? "without the mapped slot" : "through the mapped slot");
+    }
 }

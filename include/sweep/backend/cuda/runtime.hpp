@@ -37,8 +37,9 @@ memory_kind memory_kind_of(const void* p) noexcept;
 /// writes a result there (compaction's kept count, the in-place partition's point, the
 /// segmented offsets check's verdict), so that a call learns it with one stream synchronization
 /// and no copy. One per host thread is enough, since every such call waits for it before it
-/// returns. Null when page-locked memory could not be had; the result then travels through
-/// device memory and a copy.
+/// returns. Null when page-locked memory could not be had, or in a process started with
+/// SWEEP_TEST_NO_MAPPED_SLOT set (a test of that path); the result then travels through device
+/// memory and a copy.
 std::int64_t* mapped_count_slot();
 
 /// How many blocks of `kernel` (a __global__ function's address) with `threads` threads and
