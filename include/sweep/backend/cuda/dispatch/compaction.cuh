@@ -308,7 +308,7 @@ std::int64_t run_swap_partition(const char* name, T* data, std::int64_t n, Pred 
     // stream's earlier work), then the pass, the plan (one block, from the pass's records: no
     // round trip through the host) and the cleanup sized for the most dirty tiles there can be
     // (its blocks read how many there are from the plan), each a programmatic dependent launch
-    // behind the one before (it waits for it in wait_for_prior_grid; the launches overlap).
+    // behind the one before (it waits for it in pdl::wait; the launches overlap).
     const auto vectors = zero_bytes / 16;
     reset_tile_states_kernel<><<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(
         reinterpret_cast<uint4*>(base), vectors);

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 
+#include <sweep/backend/cuda/agent/grid_dependency.cuh>
 #include <sweep/backend/cuda/agent/scan_bulk_blocked_agent.cuh>
 #include <sweep/backend/cuda/kernels/scan_kernels.cuh>
 #include <sweep/backend/cuda/lookback/tile_state.cuh>
@@ -37,9 +38,7 @@ bool is_aligned16(T it) {
 /// but their launch and scheduling overlap it.
 template <int = 0>
 __global__ void reset_tile_states_kernel(uint4* p, std::size_t vectors) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+    pdl::launch_dependents();
     const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
     if (i < vectors) p[i] = make_uint4(0, 0, 0, 0);
 }

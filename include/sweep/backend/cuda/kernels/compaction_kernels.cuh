@@ -8,6 +8,7 @@
 #include <sweep/backend/cuda/agent/compaction_agent.cuh>
 #include <sweep/backend/cuda/agent/compaction_bulk_agent.cuh>
 #include <sweep/backend/cuda/agent/count_prefix.cuh>
+#include <sweep/backend/cuda/agent/grid_dependency.cuh>
 #include <sweep/backend/cuda/kernels/scan_kernels.cuh>  // wait_for_reset
 
 namespace sweep::detail::cuda {
@@ -101,9 +102,7 @@ template <class In, class Pred>
 __global__ void __launch_bounds__(256)
     compaction_reset_and_sample_kernel(uint4* words, std::size_t vectors, In in, std::int64_t n,
                                        Pred pred, std::uint32_t* direction) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+    pdl::launch_dependents();
     const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
     if (i < vectors) words[i] = make_uint4(0, 0, 0, 0);
     if (blockIdx.x != 0) return;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <sweep/backend/cuda/agent/bulk_copy.cuh>
+#include <sweep/backend/cuda/agent/grid_dependency.cuh>
 #include <sweep/backend/cuda/agent/scan_agent.cuh>
 #include <sweep/backend/cuda/agent/scan_bulk_agent.cuh>
 #include <sweep/backend/cuda/agent/tile_prefix.cuh>
@@ -14,11 +15,7 @@ namespace sweep::detail::cuda {
 /// Waits until the grid this one was launched behind (the tile-state reset, launched as a
 /// programmatic dependency: dispatch/scan.cuh) has finished and its writes are visible. A no-op
 /// when the kernel was launched plainly.
-__device__ __forceinline__ void wait_for_reset() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+__device__ __forceinline__ void wait_for_reset() { pdl::wait(); }
 
 /// Small inputs: one block scans every tile in order, carrying the prefix.
 template <class Agent>

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include <sweep/backend/cuda/agent/grid_dependency.cuh>
 #include <sweep/backend/cuda/agent/segmented_prefix.cuh>
 #include <sweep/backend/cuda/agent/segmented_scan_agent.cuh>
 #include <sweep/backend/cuda/kernels/scan_kernels.cuh>  // wait_for_reset
@@ -35,11 +36,9 @@ template <int Group, class OffIt>
 __global__ void validate_offsets_kernel(OffIt o, std::int64_t count, std::int64_t n,
                                         unsigned* invalid, std::int64_t* index, std::int64_t tiles,
                                         std::int64_t tile_items, bool full) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     // The scan kernel behind this one (a programmatic dependent launch) may start its blocks; they
     // wait for this grid to finish (griddepcontrol.wait) before they read what it writes.
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+    pdl::launch_dependents();
     const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
     const std::int64_t first = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     bool decreasing = false;

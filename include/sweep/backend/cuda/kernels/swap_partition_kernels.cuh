@@ -20,13 +20,14 @@
 // (swap_partition_collect_kernel: block counts by atomics, since order does not matter), and
 // swaps the two lists pairwise in place (swap_partition_swap_kernel). The reset of the header is a
 // plain launch; the pass, the plan and the cleanup's kernels are programmatic dependent launches,
-// each behind the one before, and wait for it first (wait_for_prior_grid).
+// each behind the one before, and wait for it first (pdl::wait, agent/grid_dependency.cuh).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include <sweep/backend/cuda/agent/bulk_copy.cuh>
+#include <sweep/backend/cuda/agent/grid_dependency.cuh>
 #include <sweep/backend/cuda/agent/warp_ops.cuh>
 
 namespace sweep::detail::cuda {
@@ -48,11 +49,10 @@ static_assert(sizeof(swap_partition_header) == 64);
 /// records; read by the cleanup's kernels.
 struct swap_partition_plan {
     long long k;           // the partition point
-    long long count;       // dirty tiles listed (ascending)
     long long slots;       // their elements
     long long kept_slots;  // of them, below k
     unsigned long long error;  // 1: the records do not add up; 2: more dirty tiles than room
-    unsigned long long pad[3];
+    unsigned long long pad[4];
 };
 static_assert(sizeof(swap_partition_plan) == 64);
 
@@ -111,27 +111,6 @@ struct swap_partition_geometry {
 
 namespace swap_partition {
 
-/// Programmatic dependent launch (the pass, the plan and the cleanup's two kernels are each
-/// launched behind the grid before them): waits until that grid has finished and its writes are
-/// visible (PTX griddepcontrol.wait). By induction, everything the grids before it wrote is then
-/// visible too: none of them finished before its own wait had returned. A no-op when the kernel
-/// was launched plainly.
-__device__ __forceinline__ void wait_for_prior_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-/// Lets the next grid on the stream launch early: it may be scheduled once every block of this
-/// grid has executed this or exited, and its blocks then wait in wait_for_prior_grid. Since every
-/// block of this grid holds its resources by then, the early blocks cannot keep any of them from
-/// running (no starvation, whatever the grid size); its launch overlaps this grid's work.
-__device__ __forceinline__ void launch_dependents() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
 /// The lanes below this one.
 __device__ inline unsigned lanemask_lt() { return (1u << (threadIdx.x % 32)) - 1u; }
 
@@ -184,8 +163,8 @@ __global__ void __launch_bounds__(swap_partition_geometry<T>::threads,
     __shared__ long long next[4];
     // Launched behind the reset of the header and the bitmap (wait for it); the plan is launched
     // behind this grid.
-    swap_partition::wait_for_prior_grid();
-    swap_partition::launch_dependents();
+    pdl::wait();
+    pdl::launch_dependents();
     const int tid = static_cast<int>(threadIdx.x);
     const int warp = tid / 32;
     auto buffer = [&](int b) { return reinterpret_cast<T*>(raw + b * G::tile_bytes); };
@@ -397,8 +376,8 @@ __global__ void __launch_bounds__(1024)
     __shared__ long long warp_total[TH / 32];
     __shared__ long long point;
     __shared__ int bad;
-    swap_partition::wait_for_prior_grid();  // the pass
-    swap_partition::launch_dependents();
+    pdl::wait();  // the pass
+    pdl::launch_dependents();
     const int tid = static_cast<int>(threadIdx.x);
     const int lane = tid % 32;
     const int warp = tid / 32;
@@ -432,7 +411,7 @@ __global__ void __launch_bounds__(1024)
     __syncthreads();
     const long long k = point;
     if (bad) {
-        if (tid == 0) *plan = swap_partition_plan{k, 0, 0, 0, 1, {}};
+        if (tid == 0) *plan = swap_partition_plan{k, 0, 0, 1, {}};
         return;
     }
     const long long lo = k < front_end ? k : front_end;
@@ -456,7 +435,7 @@ __global__ void __launch_bounds__(1024)
     __syncthreads();
     const long long total = warp_total[TH / 32 - 1];
     if (total > dmax) {
-        if (tid == 0) *plan = swap_partition_plan{k, 0, 0, 0, 2, {}};
+        if (tid == 0) *plan = swap_partition_plan{k, 0, 0, 2, {}};
         return;
     }
     long long at = (warp > 0 ? warp_total[warp - 1] : 0) + incl - mine;
@@ -482,7 +461,7 @@ __global__ void __launch_bounds__(1024)
     }
     __syncthreads();
     if (tid == 0)
-        *plan = swap_partition_plan{k, total, static_cast<long long>(sum[2]),
+        *plan = swap_partition_plan{k, static_cast<long long>(sum[2]),
                                     static_cast<long long>(sum[3]), 0, {}};
 }
 
@@ -497,8 +476,8 @@ __global__ void __launch_bounds__(256)
     swap_partition_collect_kernel(const T* data, const long long* list,
                                   const swap_partition_plan* plan, Pred pred,
                                   swap_partition_header* h, unsigned* pos) {
-    swap_partition::wait_for_prior_grid();
-    swap_partition::launch_dependents();
+    pdl::wait();
+    pdl::launch_dependents();
     constexpr int S = swap_partition_geometry<T>::tile;
     constexpr int TH = 256;
     constexpr int W = TH / 32;
@@ -561,7 +540,7 @@ __global__ void __launch_bounds__(256)
     swap_partition_swap_kernel(T* data, const long long* list, const swap_partition_plan* plan,
                                const unsigned* pos, const swap_partition_header* h,
                                long long* result) {
-    swap_partition::wait_for_prior_grid();
+    pdl::wait();
     constexpr long long S = swap_partition_geometry<T>::tile;
     const unsigned long long below = h->misplaced_below;
     const unsigned long long above = h->misplaced_above;
