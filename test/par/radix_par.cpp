@@ -97,6 +97,8 @@ enum class shape {
     and2,         // AND of two random words: skewed digits
     skewed,       // nested skew: one bucket of a worker's share and more at three levels
     few,          // five distinct values
+    coarse_fine,  // seven distinct top nibbles over random low quarter bits (long runs of keys
+                  // equal in their top bits: the leaves' tie settling sorts them by the bits below)
     equal,        // all equal
     sorted,
     reversed,
@@ -111,6 +113,7 @@ const char* name_of(shape s) {
         case shape::and2: return "AND of two randoms";
         case shape::skewed: return "nested skew";
         case shape::few: return "five distinct values";
+        case shape::coarse_fine: return "seven top nibbles, random low quarter";
         case shape::equal: return "all equal";
         case shape::sorted: return "sorted";
         case shape::reversed: return "reversed";
@@ -146,6 +149,9 @@ std::vector<K> make_keys(std::int64_t n, shape s, std::mt19937_64& g) {
                 break;
             }
             case shape::few: u = static_cast<U>(g() % 5 * 0x1234567u); break;
+            case shape::coarse_fine:
+                u = U(U(U(g() % 7) << (bits - 4)) | U(u & U(U(~U(0)) >> (bits - bits / 4))));
+                break;
             case shape::equal: u = U(0x5A); break;
         }
         x = from_bits(u);
@@ -247,8 +253,8 @@ TEMPLATE_LIST_TEST_CASE("par radix: every key type, edge values and shapes, all 
     using K = TestType;
     for (const std::int64_t n : {0, 1, 2, 17, 1000, 65537, 200003}) {
         for (const shape s : {shape::uniform, shape::edges, shape::low_byte, shape::high_fixed,
-                              shape::two_bits, shape::and2, shape::few, shape::equal,
-                              shape::sorted, shape::reversed}) {
+                              shape::two_bits, shape::and2, shape::few, shape::coarse_fine,
+                              shape::equal, shape::sorted, shape::reversed}) {
             INFO("n = " << n << ", " << name_of(s));
             auto g = rng(7000 + salt_of<K>() * 1000 + static_cast<std::uint64_t>(n) % 997 * 16 +
                          static_cast<std::uint64_t>(s));

@@ -348,6 +348,81 @@ inline constexpr std::int64_t lsd_counters(int lsd_bits) noexcept {
     return most;
 }
 
+/// Stable insertion sort of a[0, n) in place, by the whole key (n small).
+template <class A>
+void insertion_sort_in_place(const A& a, std::int64_t n) noexcept {
+    constexpr bool with_values = has_values_v<std::remove_pointer_t<decltype(a.v)>>;
+    for (std::int64_t i = 1; i < n; ++i) {
+        const auto u = a.key(i);
+        std::int64_t j = i;
+        if constexpr (with_values) {
+            const auto v = a.v[i];
+            for (; j > 0 && u < a.key(j - 1); --j) {
+                a.put(j, a.key(j - 1));
+                a.v[j] = a.v[j - 1];
+            }
+            a.v[j] = v;
+        } else {
+            for (; j > 0 && u < a.key(j - 1); --j) a.put(j, a.key(j - 1));
+        }
+        a.put(j, u);
+    }
+}
+
+/// LSD passes over a[0, n) by the digits of dl that vary over it, between a and the scratch t (of
+/// n elements); the result is left in a. counts: dl.count * 2^(widest digit) counters.
+template <class A, class T>
+void lsd_in_place(const A& a, const T& t, std::int64_t n, const digit_list& dl,
+                  std::uint32_t* counts) noexcept {
+    const std::int64_t stride = std::int64_t{1} << dl.d[0].bits;  // the first digit is widest
+    std::fill(counts, counts + dl.count * stride, 0u);
+    count_digits(a, n, dl, stride, counts);
+    int p = 0;
+    for (int j = 0; j < dl.count; ++j) {
+        std::uint32_t* cj = counts + j * stride;
+        const std::uint32_t radix = dl.d[j].radix();
+        if (std::find(cj, cj + radix, static_cast<std::uint32_t>(n)) != cj + radix) continue;
+        std::uint32_t sum = 0;
+        for (std::uint32_t b = 0; b < radix; ++b) {
+            const std::uint32_t k = cj[b];
+            cj[b] = sum;
+            sum += k;
+        }
+        if (p % 2 == 0) scatter_digit(a, n, dl.d[j], t, cj);
+        else scatter_digit(t, n, dl.d[j], a, cj);
+        ++p;
+    }
+    if (p % 2 == 1) copy_range(t, a, n);
+}
+
+/// a[0, n) is sorted by the key bits from `shift` up; orders each run of keys equal there by bits
+/// [bit_lo, shift) (the bits below bit_lo are equal over the range), stable: insertion sort for a
+/// short run, LSD passes with the scratch t (n elements, same positions) for a long one.
+template <class A, class T>
+void settle_ties(const A& a, const T& t, std::int64_t n, int bit_lo, int shift, int max_bits,
+                 std::uint32_t* counts) noexcept {
+    using U = decltype(a.key(0));
+    constexpr std::int64_t short_run = 16;
+    std::int64_t i = 0;
+    while (i < n) {
+        const U hi = U(a.key(i) >> shift);
+        std::int64_t j = i + 1;
+        while (j < n && U(a.key(j) >> shift) == hi) ++j;
+        const std::int64_t len = j - i;
+        if (len > short_run) {
+            const int w = std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(len))) - 2, 4, max_bits);
+            lsd_in_place(a.at(i), t.at(i), len, digit_list(bit_lo, shift, w), counts);
+        } else if (len > 1) {
+            insertion_sort_in_place(a.at(i), len);
+        }
+        i = j;
+    }
+}
+
+/// A serial LSD over n keys sorts on at least log2(n) + tie_margin bits before settling ties
+/// (settle_ties): for uniform keys about one key in 2^tie_margin then shares them with another.
+inline constexpr int tie_margin = 6;
+
 /// Serial LSD radix sort of x[0, n) by bits [bit_lo, bit_hi), result in c[0, n) (the caller's
 /// range), in digits of at most max_bits (<= LsdBits) bits. s is a bits side of n elements of
 /// scratch; counts holds lsd_counters(LsdBits) counters (n < 2^32). One read counts every digit;
@@ -358,10 +433,22 @@ inline constexpr std::int64_t lsd_counters(int lsd_bits) noexcept {
 /// lines of the caller's range, each read for ownership. With values the last pass writes c
 /// directly (faster there, measured). When x is the caller's range itself and the pass count is
 /// odd, one copy brings the result back.
+/// Wide keys, few of them (u64 keys in a 2^16-key leaf: 53 bits, 5 passes): the passes cover only
+/// the top log2(n) + tie_margin bits (2 passes), and settle_ties orders the few runs of keys equal
+/// there by the bits below, before the copy out.
 template <int LsdBits, class X, class C, class S>
 void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, int bit_hi,
                 int max_bits, std::uint32_t* counts, bool stream = false) noexcept {
-    const digit_list dl(bit_lo, bit_hi, std::min(max_bits, LsdBits));
+    const int width = std::min(max_bits, LsdBits);
+    // The top bits only, when that saves a pass.
+    int sort_lo = bit_lo;
+    {
+        const int need = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1))) + tie_margin;
+        const int top_passes = (need + width - 1) / width;
+        if (top_passes < (bit_hi - bit_lo + width - 1) / width) sort_lo = bit_hi - top_passes * width;
+    }
+    const bool ties = sort_lo > bit_lo;
+    const digit_list dl(sort_lo, bit_hi, width);
     // Digits are at most max_bits wide, so dl.count * stride <= lsd_counters(LsdBits).
     const std::int64_t stride = std::int64_t{1} << dl.d[0].bits;  // the first digit is widest
     std::fill(counts, counts + dl.count * stride, 0u);
@@ -384,13 +471,14 @@ void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, 
         }
         return cj;
     };
-    if (r == 0) {
+    if (r == 0 && !ties) {
         if constexpr (!X::is_caller) copy_out(x, c, n, stream);
         return;
     }
     if constexpr (!X::is_caller && has_values_v<std::remove_pointer_t<decltype(x.v)>>) {
         // With values: x -> s -> x -> s ... and the last pass into c (measured: the copy out
         // below made u32 + u32 pairs 1.5x slower at 2^26 and 2^27 on the development VM).
+        if (r == 0) copy_range(x, c, n);
         for (int p = 0; p < r; ++p) {
             std::uint32_t* off = offsets(active[p]);
             const bool last = p + 1 == r;
@@ -402,12 +490,17 @@ void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, 
                 else scatter_digit(s, n, dl.d[active[p]], x, off);
             }
         }
+        if (ties) settle_ties(c, s, n, bit_lo, sort_lo, width, counts);
     } else {
         // c -> s -> c -> s ... or x -> s -> x -> s ...; the result is in s when the count is odd.
         for (int p = 0; p < r; ++p) {
             std::uint32_t* off = offsets(active[p]);
             if (p % 2 == 0) scatter_digit(x, n, dl.d[active[p]], s, off);
             else scatter_digit(s, n, dl.d[active[p]], x, off);
+        }
+        if (ties) {
+            if (r % 2 == 1) settle_ties(s, x, n, bit_lo, sort_lo, width, counts);
+            else settle_ties(x, s, n, bit_lo, sort_lo, width, counts);
         }
         if constexpr (X::is_caller) {
             if (r % 2 == 1) copy_range(s, c, n);
