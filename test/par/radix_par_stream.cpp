@@ -134,6 +134,15 @@ TEMPLATE_LIST_TEST_CASE("par radix, streaming paths: every key type, shapes, lin
     }
 }
 
+TEST_CASE("par radix, streaming paths: MSD digits of the widest width", "[par][radix]") {
+    // More than 2^11 leaves (a leaf is at least 1024 keys): the parallel pass takes a 12-bit digit
+    // (max_msd_bits), its write-combining lines and chunk histograms at their largest.
+    auto g = rng(9150);
+    check(make<std::uint64_t>(2'200'003, shape::uniform, g));
+    check(make<double>(2'150'001, shape::specials, g));
+    check(make<std::uint32_t>(2'300'001, shape::and2, g));
+}
+
 TEST_CASE("par radix, streaming paths: a sub-range at every offset in a line", "[par][radix]") {
     // The caller's range starts at any element of a 64-byte line: the streaming copies begin and
     // end with partial lines, and the elements around the range are not written.
