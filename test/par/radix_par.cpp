@@ -28,6 +28,7 @@
 #include <sys/resource.h>
 #endif
 
+#include <sweep/backend/tbb/radix_bricks.hpp>
 #include <sweep/radix_sort.hpp>
 
 #include "catch.hpp"
@@ -506,3 +507,76 @@ TEST_CASE("par radix: a mapping that fails (address-space limit) -> bad_alloc, i
     CHECK(k == keys);
 }
 #endif
+
+TEST_CASE("par radix bricks: a leaf's LSD on the top bits, ties settled below", "[par][radix]") {
+    // White-box: serial_lsd over bits [0, 53) of u64 keys (a leaf after a 12-bit MSD digit), with
+    // 8-bit digits, against std::stable_sort of (key, index). Shapes for each path of the top-bits
+    // shortcut: 0 uniform keys (short runs, insertion sorts); 1 and 4 the same random byte in each
+    // of the top digits (the histograms look uniform, yet the runs are long: settle_ties sorts them
+    // by sort_run, which itself falls back to every bit below (1: 8 random bits there) or takes the
+    // shortcut again (4: 29)); 2 a few distinct top values and 3 keys equal in all their top bits
+    // (few_ties says no: every bit sorted). With and without values; from a bits side and from the
+    // caller's range.
+    using namespace sweep::detail::tbb_backend::radix;
+    using U = std::uint64_t;
+    constexpr int hi = 53;
+    std::vector<std::uint32_t> counts(static_cast<std::size_t>(lsd_counters(8)));
+    for (const std::int64_t n : {17, 100, 1000, 5000, 40000}) {
+        for (int shape = 0; shape < 5; ++shape) {
+            INFO("n = " << n << ", shape " << shape);
+            auto g = rng(7900 + static_cast<std::uint64_t>(n) * 4 + static_cast<std::uint64_t>(shape));
+            std::vector<U> keys(static_cast<std::size_t>(n));
+            for (auto& k : keys) {
+                const U r = g() & ((U(1) << hi) - 1);
+                const U b = g() & 0xFF;
+                switch (shape) {
+                    case 0: k = r; break;
+                    case 1: k = (b << 45) | (b << 37) | (b << 29) | (r & 0xFF); break;
+                    case 2: k = (U(g() % 3) << 50) | (r & 0xFFFFF); break;
+                    case 3: k = (U(0x155) << 40) | (r & 0xFFF); break;
+                    default: k = (b << 45) | (b << 37) | (b << 29) | (r & 0x1FFFFFFF); break;
+                }
+            }
+            std::vector<std::uint32_t> order(keys.size());
+            std::iota(order.begin(), order.end(), 0u);
+            std::stable_sort(order.begin(), order.end(),
+                             [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+            std::vector<U> want(keys.size());
+            for (std::size_t i = 0; i < keys.size(); ++i) want[i] = keys[order[i]];
+            std::vector<U> x = keys, s(keys.size()), c(keys.size());
+            // Keys only, from a bits side (streaming copy out and not).
+            for (const bool stream : {false, true}) {
+                x = keys;
+                serial_lsd<8>(bits_side<U, no_value>{x.data(), nullptr},
+                              caller_side<U, false, no_value>{c.data(), nullptr},
+                              bits_side<U, no_value>{s.data(), nullptr}, n, 0, hi, 8, counts.data(),
+                              stream);
+                CHECK(mismatch(c, want) == "");
+            }
+            // Keys only, in the caller's range itself.
+            c = keys;
+            serial_lsd<8>(caller_side<U, false, no_value>{c.data(), nullptr},
+                          caller_side<U, false, no_value>{c.data(), nullptr},
+                          bits_side<U, no_value>{s.data(), nullptr}, n, 0, hi, 8, counts.data());
+            CHECK(mismatch(c, want) == "");
+            // With values (the original indices: stability).
+            x = keys;
+            std::vector<std::uint32_t> xv(keys.size()), sv(keys.size()), cv(keys.size());
+            std::iota(xv.begin(), xv.end(), 0u);
+            serial_lsd<8>(bits_side<U, std::uint32_t>{x.data(), xv.data()},
+                          caller_side<U, false, std::uint32_t>{c.data(), cv.data()},
+                          bits_side<U, std::uint32_t>{s.data(), sv.data()}, n, 0, hi, 8,
+                          counts.data());
+            CHECK(mismatch(c, want) == "");
+            CHECK(mismatch(cv, order) == "");
+            c = keys;
+            std::iota(cv.begin(), cv.end(), 0u);
+            serial_lsd<8>(caller_side<U, false, std::uint32_t>{c.data(), cv.data()},
+                          caller_side<U, false, std::uint32_t>{c.data(), cv.data()},
+                          bits_side<U, std::uint32_t>{s.data(), sv.data()}, n, 0, hi, 8,
+                          counts.data());
+            CHECK(mismatch(c, want) == "");
+            CHECK(mismatch(cv, order) == "");
+        }
+    }
+}

@@ -369,14 +369,22 @@ void insertion_sort_in_place(const A& a, std::int64_t n) noexcept {
     }
 }
 
+/// counts[j * stride + x] = keys of src[0, n) with digit j of dl equal to x, stride = 2^(widest
+/// digit) (the first digit of a digit_list is its widest).
+template <class Src>
+std::int64_t histograms(const Src& src, std::int64_t n, const digit_list& dl,
+                        std::uint32_t* counts) noexcept {
+    const std::int64_t stride = std::int64_t{1} << dl.d[0].bits;
+    std::fill(counts, counts + dl.count * stride, 0u);
+    count_digits(src, n, dl, stride, counts);
+    return stride;
+}
+
 /// LSD passes over a[0, n) by the digits of dl that vary over it, between a and the scratch t (of
-/// n elements); the result is left in a. counts: dl.count * 2^(widest digit) counters.
+/// n elements); the result is left in a. counts: the digits' histograms (histograms()).
 template <class A, class T>
 void lsd_in_place(const A& a, const T& t, std::int64_t n, const digit_list& dl,
-                  std::uint32_t* counts) noexcept {
-    const std::int64_t stride = std::int64_t{1} << dl.d[0].bits;  // the first digit is widest
-    std::fill(counts, counts + dl.count * stride, 0u);
-    count_digits(a, n, dl, stride, counts);
+                  std::uint32_t* counts, std::int64_t stride) noexcept {
     int p = 0;
     for (int j = 0; j < dl.count; ++j) {
         std::uint32_t* cj = counts + j * stride;
@@ -395,9 +403,45 @@ void lsd_in_place(const A& a, const T& t, std::int64_t n, const digit_list& dl,
     if (p % 2 == 1) copy_range(t, a, n);
 }
 
+/// A serial LSD over n keys sorts on at least log2(n) + tie_margin bits before settling ties
+/// (settle_ties): for uniform keys about one key in 2^tie_margin then shares them with another.
+inline constexpr int tie_margin = 6;
+
+/// Where the passes of a serial LSD over n keys, bits [bit_lo, bit_hi), digits of `width` bits,
+/// begin: bit_lo, or the bottom of the top log2(n) + tie_margin bits (in whole digits) when that
+/// saves a pass (the ties are then settled by the bits below).
+inline int top_bits_start(std::int64_t n, int bit_lo, int bit_hi, int width) noexcept {
+    const int need = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1))) + tie_margin;
+    const int top_passes = (need + width - 1) / width;
+    return top_passes < (bit_hi - bit_lo + width - 1) / width ? bit_hi - top_passes * width : bit_lo;
+}
+
+/// Whether the top digits dl, by their histograms, leave few ties among n keys: a key shares all
+/// of them with fewer than a quarter of another key on average, taking the digits as independent
+/// (n * prod_j sum_x (c_jx / n)^2 < 1/4; uniform keys: about 2^-tie_margin). Where the top bits
+/// hold less entropy than they could (doubles of a few binades: the exponent), the short runs'
+/// insertion sorts would cost more than the passes saved: then the LSD covers every bit.
+inline bool few_ties(const std::uint32_t* counts, std::int64_t stride, const digit_list& dl,
+                     std::int64_t n) noexcept {
+    const double nn = static_cast<double>(n) * static_cast<double>(n);
+    double p = static_cast<double>(n);
+    for (int j = 0; j < dl.count; ++j) {
+        const std::uint32_t* cj = counts + j * stride;
+        double sq = 0;
+        for (std::uint32_t x = 0; x < dl.d[j].radix(); ++x)
+            sq += static_cast<double>(cj[x]) * static_cast<double>(cj[x]);
+        p *= sq / nn;
+    }
+    return p < 0.25;
+}
+
+template <class A, class T>
+void sort_run(const A& a, const T& t, std::int64_t n, int bit_lo, int bit_hi, int max_bits,
+              std::uint32_t* counts) noexcept;
+
 /// a[0, n) is sorted by the key bits from `shift` up; orders each run of keys equal there by bits
 /// [bit_lo, shift) (the bits below bit_lo are equal over the range), stable: insertion sort for a
-/// short run, LSD passes with the scratch t (n elements, same positions) for a long one.
+/// short run, sort_run with the scratch t (n elements, same positions) for a long one.
 template <class A, class T>
 void settle_ties(const A& a, const T& t, std::int64_t n, int bit_lo, int shift, int max_bits,
                  std::uint32_t* counts) noexcept {
@@ -409,23 +453,37 @@ void settle_ties(const A& a, const T& t, std::int64_t n, int bit_lo, int shift, 
         std::int64_t j = i + 1;
         while (j < n && U(a.key(j) >> shift) == hi) ++j;
         const std::int64_t len = j - i;
-        if (len > short_run) {
-            const int w = std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(len))) - 2, 4, max_bits);
-            lsd_in_place(a.at(i), t.at(i), len, digit_list(bit_lo, shift, w), counts);
-        } else if (len > 1) {
-            insertion_sort_in_place(a.at(i), len);
-        }
+        if (len > short_run) sort_run(a.at(i), t.at(i), len, bit_lo, shift, max_bits, counts);
+        else if (len > 1) insertion_sort_in_place(a.at(i), len);
         i = j;
     }
 }
 
-/// A serial LSD over n keys sorts on at least log2(n) + tie_margin bits before settling ties
-/// (settle_ties): for uniform keys about one key in 2^tie_margin then shares them with another.
-inline constexpr int tie_margin = 6;
+/// Sorts a[0, n) in place by bits [bit_lo, bit_hi) (the others equal over the range), with the
+/// scratch t: LSD passes on the top bits (top_bits_start), then the ties settled below them; so a
+/// long run whose top bits hold little entropy (doubles of one binade) recurses on the bits below
+/// rather than paying a pass for every digit. Each level takes at least tie_margin + 5 bits, so the
+/// recursion is at most 6 deep.
+template <class A, class T>
+void sort_run(const A& a, const T& t, std::int64_t n, int bit_lo, int bit_hi, int max_bits,
+              std::uint32_t* counts) noexcept {
+    const int w = std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n))) - 2, 4,
+                             max_bits);
+    int sort_lo = top_bits_start(n, bit_lo, bit_hi, w);
+    digit_list dl(sort_lo, bit_hi, w);
+    std::int64_t stride = histograms(a, n, dl, counts);
+    if (sort_lo > bit_lo && !few_ties(counts, stride, dl, n)) {
+        sort_lo = bit_lo;
+        dl = digit_list(bit_lo, bit_hi, w);
+        stride = histograms(a, n, dl, counts);
+    }
+    lsd_in_place(a, t, n, dl, counts, stride);
+    if (sort_lo > bit_lo) settle_ties(a, t, n, bit_lo, sort_lo, max_bits, counts);
+}
 
 /// Serial LSD radix sort of x[0, n) by bits [bit_lo, bit_hi), result in c[0, n) (the caller's
 /// range), in digits of at most max_bits (<= LsdBits) bits. s is a bits side of n elements of
-/// scratch; counts holds lsd_counters(LsdBits) counters (n < 2^32). One read counts every digit;
+/// scratch; counts holds lsd_counters(max_bits) counters (n < 2^32). One read counts every digit;
 /// digits constant over the range are skipped; each digit's counts become its offsets in place.
 /// Passes alternate between s and x. When x is a bits side (free once read) and there are no
 /// values, every pass stays in x and s, in cache, and one sequential copy (streaming when
@@ -433,26 +491,26 @@ inline constexpr int tie_margin = 6;
 /// lines of the caller's range, each read for ownership. With values the last pass writes c
 /// directly (faster there, measured). When x is the caller's range itself and the pass count is
 /// odd, one copy brings the result back.
-/// Wide keys, few of them (u64 keys in a 2^16-key leaf: 53 bits, 5 passes): the passes cover only
+/// Wide keys, few of them (u64 keys in a 2^15-key leaf: 52 bits, 5 passes): the passes cover only
 /// the top log2(n) + tie_margin bits (2 passes), and settle_ties orders the few runs of keys equal
-/// there by the bits below, before the copy out.
+/// there by the bits below, in cache, before the copy out. When the histograms of those top digits
+/// say the ties would not be few (few_ties), a second read counts the other digits and every bit
+/// is sorted as before.
 template <int LsdBits, class X, class C, class S>
 void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, int bit_hi,
                 int max_bits, std::uint32_t* counts, bool stream = false) noexcept {
     const int width = std::min(max_bits, LsdBits);
-    // The top bits only, when that saves a pass.
-    int sort_lo = bit_lo;
-    {
-        const int need = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1))) + tie_margin;
-        const int top_passes = (need + width - 1) / width;
-        if (top_passes < (bit_hi - bit_lo + width - 1) / width) sort_lo = bit_hi - top_passes * width;
+    // The top bits only, if that saves a pass and leaves few ties (else a second read counts all).
+    int sort_lo = top_bits_start(n, bit_lo, bit_hi, width);
+    digit_list dl(sort_lo, bit_hi, width);
+    // Digits are at most max_bits wide, so dl.count * stride <= lsd_counters(LsdBits).
+    std::int64_t stride = histograms(x, n, dl, counts);
+    if (sort_lo > bit_lo && !few_ties(counts, stride, dl, n)) {
+        sort_lo = bit_lo;
+        dl = digit_list(bit_lo, bit_hi, width);
+        stride = histograms(x, n, dl, counts);
     }
     const bool ties = sort_lo > bit_lo;
-    const digit_list dl(sort_lo, bit_hi, width);
-    // Digits are at most max_bits wide, so dl.count * stride <= lsd_counters(LsdBits).
-    const std::int64_t stride = std::int64_t{1} << dl.d[0].bits;  // the first digit is widest
-    std::fill(counts, counts + dl.count * stride, 0u);
-    count_digits(x, n, dl, stride, counts);
     int active[64];
     int r = 0;
     for (int j = 0; j < dl.count; ++j) {
@@ -471,14 +529,13 @@ void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, 
         }
         return cj;
     };
-    if (r == 0 && !ties) {
+    if (r == 0) {  // every digit constant; never with ties (few_ties is false then)
         if constexpr (!X::is_caller) copy_out(x, c, n, stream);
         return;
     }
     if constexpr (!X::is_caller && has_values_v<std::remove_pointer_t<decltype(x.v)>>) {
         // With values: x -> s -> x -> s ... and the last pass into c (measured: the copy out
         // below made u32 + u32 pairs 1.5x slower at 2^26 and 2^27 on the development VM).
-        if (r == 0) copy_range(x, c, n);
         for (int p = 0; p < r; ++p) {
             std::uint32_t* off = offsets(active[p]);
             const bool last = p + 1 == r;

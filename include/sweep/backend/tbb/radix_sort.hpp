@@ -254,11 +254,17 @@ public:
         std::vector<survey_acc<U>> acc;
         std::vector<std::uint32_t> order;
         buffer<std::byte, alignof(value_buffer_t<V>)> wc;  // values' lines follow the keys' lines
+        /// temp == 0 on one thread: the range fits the scratch, so it is sorted by one serial
+        /// LSD (or an insertion sort), with no split: the counters of its digits only, no
+        /// offsets (a small sort does not clear 100 KiB of tables it never reads).
         memory(std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
             : tk(temp, true), tv(has_values_v<V> ? temp : 0, true), sk(scratch * workers),
               sv(has_values_v<V> ? scratch * workers : 0),
-              counts(testing::temporary_size(static_cast<std::size_t>(count_stride * workers))),
-              offs(testing::temporary_size(static_cast<std::size_t>(offs_stride * workers))),
+              counts(testing::temporary_size(static_cast<std::size_t>(
+                  parallel || temp > 0 ? count_stride * workers
+                                       : lsd_counters(lsd_width(scratch))))),
+              offs(testing::temporary_size(
+                  parallel || temp > 0 ? static_cast<std::size_t>(offs_stride * workers) : 0)),
               hist(testing::temporary_size(
                   parallel ? static_cast<std::size_t>(radix_max * chunks_per_worker * workers)
                            : 0)),
