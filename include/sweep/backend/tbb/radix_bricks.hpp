@@ -417,10 +417,11 @@ inline int top_bits_start(std::int64_t n, int bit_lo, int bit_hi, int width) noe
 }
 
 /// Whether the top digits dl, by their histograms, leave few ties among n keys: a key shares all
-/// of them with fewer than a quarter of another key on average, taking the digits as independent
-/// (n * prod_j sum_x (c_jx / n)^2 < 1/4; uniform keys: about 2^-tie_margin). Where the top bits
-/// hold less entropy than they could (doubles of a few binades: the exponent), the short runs'
-/// insertion sorts would cost more than the passes saved: then the LSD covers every bit.
+/// of them with fewer than two others on average, taking the digits as independent
+/// (n * prod_j sum_x (c_jx / n)^2 < 2; uniform keys: about 2^-tie_margin; u64 AND-of-two keys in
+/// a 2^15-key leaf: about 1, and faster with the shortcut). Where the top bits hold much less
+/// entropy than they could (doubles of a few binades: the exponent; about 10 at 60K keys), the
+/// runs' insertion sorts cost more than the passes saved: then the LSD covers every bit.
 inline bool few_ties(const std::uint32_t* counts, std::int64_t stride, const digit_list& dl,
                      std::int64_t n) noexcept {
     const double nn = static_cast<double>(n) * static_cast<double>(n);
@@ -432,7 +433,25 @@ inline bool few_ties(const std::uint32_t* counts, std::int64_t stride, const dig
             sq += static_cast<double>(cj[x]) * static_cast<double>(cj[x]);
         p *= sq / nn;
     }
-    return p < 0.25;
+    return p < 2.0;
+}
+
+/// When few_ties says no to the top digits `top` (bits [sort_lo, bit_hi), `width` bits each,
+/// counted into counts, stride = 2^width apart): every digit of [bit_lo, bit_hi), lowest first,
+/// the ones below sort_lo counted in one more read of src[0, n) and the top ones' counts moved up
+/// after theirs. Returns the digits; their count is at most that of digit_list(bit_lo, bit_hi,
+/// width), so counts holds them.
+template <class Src>
+digit_list with_lower_digits(const Src& src, std::int64_t n, const digit_list& top, int bit_lo,
+                             int width, std::uint32_t* counts, std::int64_t stride) noexcept {
+    const digit_list lower(bit_lo, top.d[0].shift, width);
+    std::memmove(counts + lower.count * stride, counts,
+                 static_cast<std::size_t>(top.count * stride) * sizeof(std::uint32_t));
+    std::fill(counts, counts + lower.count * stride, 0u);
+    count_digits(src, n, lower, stride, counts);
+    digit_list all = lower;
+    for (int j = 0; j < top.count; ++j) all.d[all.count++] = top.d[j];
+    return all;
 }
 
 template <class A, class T>
@@ -471,11 +490,10 @@ void sort_run(const A& a, const T& t, std::int64_t n, int bit_lo, int bit_hi, in
                              max_bits);
     int sort_lo = top_bits_start(n, bit_lo, bit_hi, w);
     digit_list dl(sort_lo, bit_hi, w);
-    std::int64_t stride = histograms(a, n, dl, counts);
+    const std::int64_t stride = histograms(a, n, dl, counts);
     if (sort_lo > bit_lo && !few_ties(counts, stride, dl, n)) {
+        dl = with_lower_digits(a, n, dl, bit_lo, w, counts, stride);
         sort_lo = bit_lo;
-        dl = digit_list(bit_lo, bit_hi, w);
-        stride = histograms(a, n, dl, counts);
     }
     lsd_in_place(a, t, n, dl, counts, stride);
     if (sort_lo > bit_lo) settle_ties(a, t, n, bit_lo, sort_lo, max_bits, counts);
@@ -500,15 +518,15 @@ template <int LsdBits, class X, class C, class S>
 void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, int bit_hi,
                 int max_bits, std::uint32_t* counts, bool stream = false) noexcept {
     const int width = std::min(max_bits, LsdBits);
-    // The top bits only, if that saves a pass and leaves few ties (else a second read counts all).
+    // The top bits only, if that saves a pass and leaves few ties (else a second read counts the
+    // digits below them).
     int sort_lo = top_bits_start(n, bit_lo, bit_hi, width);
     digit_list dl(sort_lo, bit_hi, width);
     // Digits are at most max_bits wide, so dl.count * stride <= lsd_counters(LsdBits).
-    std::int64_t stride = histograms(x, n, dl, counts);
+    const std::int64_t stride = histograms(x, n, dl, counts);
     if (sort_lo > bit_lo && !few_ties(counts, stride, dl, n)) {
+        dl = with_lower_digits(x, n, dl, bit_lo, width, counts, stride);
         sort_lo = bit_lo;
-        dl = digit_list(bit_lo, bit_hi, width);
-        stride = histograms(x, n, dl, counts);
     }
     const bool ties = sort_lo > bit_lo;
     int active[64];

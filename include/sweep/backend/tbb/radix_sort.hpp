@@ -248,26 +248,25 @@ public:
         value_buffer<V> tv;
         buffer<U> sk;
         value_buffer<V> sv;
-        std::vector<std::uint32_t> counts;
-        std::vector<std::int64_t> offs;
-        std::vector<std::int64_t> hist;  // per chunk of an MSD pass: counts, then offsets
+        // Tables written before they are read: uninitialized (clearing them cost a mid-size sort
+        // tens of microseconds).
+        buffer<std::uint32_t> counts;
+        buffer<std::int64_t> offs;
+        buffer<std::int64_t> hist;  // per chunk of the top MSD pass: counts, then offsets
         std::vector<survey_acc<U>> acc;
         std::vector<std::uint32_t> order;
         buffer<std::byte, alignof(value_buffer_t<V>)> wc;  // values' lines follow the keys' lines
         /// temp == 0 on one thread: the range fits the scratch, so it is sorted by one serial
         /// LSD (or an insertion sort), with no split: the counters of its digits only, no
-        /// offsets (a small sort does not clear 100 KiB of tables it never reads).
+        /// offsets. Parallel: temp is the range; the chunk histograms are those of its top MSD
+        /// pass (a recursion into a bucket has no more chunks).
         memory(std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
             : tk(temp, true), tv(has_values_v<V> ? temp : 0, true), sk(scratch * workers),
               sv(has_values_v<V> ? scratch * workers : 0),
-              counts(testing::temporary_size(static_cast<std::size_t>(
-                  parallel || temp > 0 ? count_stride * workers
-                                       : lsd_counters(lsd_width(scratch))))),
-              offs(testing::temporary_size(
-                  parallel || temp > 0 ? static_cast<std::size_t>(offs_stride * workers) : 0)),
-              hist(testing::temporary_size(
-                  parallel ? static_cast<std::size_t>(radix_max * chunks_per_worker * workers)
-                           : 0)),
+              counts(parallel || temp > 0 ? count_stride * workers
+                                          : lsd_counters(lsd_width(scratch))),
+              offs(parallel || temp > 0 ? offs_stride * workers : 0),
+              hist(parallel ? radix_max * chunk_count(temp, workers) : 0),
               acc(testing::temporary_size(parallel ? static_cast<std::size_t>(workers) : 0)),
               order(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max) : 0)),
               wc(temp > 0 ? wc_bytes * workers : 0) {}
@@ -295,8 +294,8 @@ private:
         if constexpr (has_values_v<V>) s.v = m_.sv.get() + static_cast<std::int64_t>(w) * scratch_;
         return s;
     }
-    std::uint32_t* counts(int w) const noexcept { return m_.counts.data() + w * count_stride; }
-    std::int64_t* offs(int w) const noexcept { return m_.offs.data() + w * offs_stride; }
+    std::uint32_t* counts(int w) const noexcept { return m_.counts.get() + w * count_stride; }
+    std::int64_t* offs(int w) const noexcept { return m_.offs.get() + w * offs_stride; }
     std::int64_t* firsts(int w) const noexcept { return offs(w) + offs_stride / 2; }
     std::byte* wc(int w) const noexcept { return m_.wc.get() + w * wc_bytes; }  // 64-aligned
     /// The write-combining scatter into an out-of-cache destination (streaming stores when the
@@ -415,13 +414,15 @@ private:
     };
 
     /// The chunks of a parallel MSD pass over n keys (the survey and the scatter use the same).
+    static std::int64_t chunk_count(std::int64_t n, int workers) noexcept {
+        return std::clamp<std::int64_t>(n / min_chunk, 1, std::int64_t{chunks_per_worker} * workers);
+    }
     block_grid chunk_grid(std::int64_t n) const noexcept {
-        const std::int64_t most = std::int64_t{chunks_per_worker} * workers_;
-        const std::int64_t chunks = std::clamp<std::int64_t>(n / min_chunk, 1, most);
+        const std::int64_t chunks = chunk_count(n, workers_);
         return block_grid{n, (n + chunks - 1) / chunks};
     }
     std::int64_t* chunk_hist(std::int64_t c) const noexcept {
-        return m_.hist.data() + c * radix_max;
+        return m_.hist.get() + c * radix_max;
     }
 
     /// One parallel read of xs[0, n): OR, AND, sortedness (when asked) and, for every chunk of
