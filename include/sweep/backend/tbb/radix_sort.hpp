@@ -90,9 +90,9 @@ inline constexpr int lsd_bits = SWEEP_RADIX_LSD_BITS;
 #define SWEEP_RADIX_LSD_SMALL_SHIFT 2
 #endif
 inline constexpr int lsd_small_shift = SWEEP_RADIX_LSD_SMALL_SHIFT;
-/// Widest MSD digit of a parallel pass: 12 bits, so that 2^27 u64 keys (and 2^28 u32 keys) make
-/// buckets of one leaf rather than two (the leaves' LSD is then ~20% faster on the 16-core host,
-/// the scatter's 4096 write-combining lines still in L2; docs/radix_sort.md).
+/// Widest MSD digit of a parallel pass: 12 bits, so that 2^27 u64 keys make buckets of one leaf
+/// rather than two (measured faster on the 16-core host; the scatter's 4096 write-combining lines
+/// of keys still sit in L2; docs/radix_sort.md). Taken only past 2^11 leaves.
 inline constexpr int max_msd_bits = SWEEP_RADIX_MSD_BITS;
 /// Bytes (keys + values) of the buckets an MSD pass aims at ("a leaf"): source, scratch and
 /// destination of its serial LSD stay in a 1-2 MiB L2. A serial LSD takes up to lsd_leaves leaves.
