@@ -97,25 +97,19 @@ struct probe {
             serial_lsd<11>(x, c, s, m, 0, b, std::clamp(ceil_log2(m) - 2, 4, 11), cnt, true);
         } else if (how == "lsd8") {
             serial_lsd<8>(x, c, s, m, 0, b, 8, cnt, true);
-        } else if (how.rfind("tile", 0) == 0) {
-            const int k = std::stoi(how.substr(4));
-            const int t = std::clamp(ceil_log2(m) - k, 1, b);
+        } else if (how.rfind("tile", 0) == 0 || how == "msdins") {
+            // One split on the top t bits into s, then each sub-bucket: insertion-sorted up to
+            // `small` keys, else an 8-bit LSD back into x's place.
+            const bool tile = how != "msdins";
+            const int t = tile ? std::clamp(ceil_log2(m) - std::stoi(how.substr(4)), 1, b)
+                               : std::clamp(ceil_log2(m) - 3, 1, std::min(b, 16));
+            const std::int64_t small = tile ? 16 : 48;
             const digit d{b - t, t};
             split(x, s, m, d, cnt, bound);
             for (std::uint32_t j = 0; j < d.radix(); ++j) {
                 const std::int64_t lo = bound[j], len = bound[j + 1] - bound[j];
                 if (len == 0) continue;
-                if (len <= 16) insertion_sort(s.at(lo), x.at(lo), c.at(lo), len);
-                else serial_lsd<8>(s.at(lo), c.at(lo), x.at(lo), len, 0, b - t, 8, cnt, true);
-            }
-        } else if (how == "msdins") {
-            const int t = std::clamp(ceil_log2(m) - 3, 1, std::min(b, 16));
-            const digit d{b - t, t};
-            split(x, s, m, d, cnt, bound);
-            for (std::uint32_t j = 0; j < d.radix(); ++j) {
-                const std::int64_t lo = bound[j], len = bound[j + 1] - bound[j];
-                if (len == 0) continue;
-                if (len <= 48) insertion_sort(s.at(lo), x.at(lo), c.at(lo), len);
+                if (len <= small) insertion_sort(s.at(lo), x.at(lo), c.at(lo), len);
                 else serial_lsd<8>(s.at(lo), c.at(lo), x.at(lo), len, 0, b - t, 8, cnt, true);
             }
         } else if (how == "count2") {
@@ -126,9 +120,7 @@ struct probe {
             const digit d{0, 11};
             std::fill(cnt, cnt + 2048, 0u);
             for (std::int64_t q = 0; q < m; ++q) ++cnt[d.of(x.key(q))];
-            std::uint32_t sum = 0;
-            for (int j = 0; j < 2048; ++j) { const auto k = cnt[j]; cnt[j] = sum; sum += k; }
-            scatter_digit(x, m, d, s, cnt);
+            scatter_digit(x, m, d, s, to_offsets(cnt, 2048));
         }
     }
 

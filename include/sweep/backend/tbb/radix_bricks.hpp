@@ -269,7 +269,8 @@ void scatter_digit_wc(const Src& src, std::int64_t n, digit d, const Dst& dst, s
 #endif
 }
 
-/// Stable insertion sort of src[0, n) into the bits side tmp, then written to dst (n small).
+/// Stable insertion sort of src[0, n) into the scratch side tmp, then written to dst (n small;
+/// dst may be src: src is read whole before dst is written).
 template <class Src, class Tmp, class Dst>
 void insertion_sort(const Src& src, const Tmp& tmp, const Dst& dst, std::int64_t n) noexcept {
     constexpr bool with_values = has_values_v<std::remove_pointer_t<decltype(src.v)>>;
@@ -278,15 +279,15 @@ void insertion_sort(const Src& src, const Tmp& tmp, const Dst& dst, std::int64_t
         std::int64_t j = i;
         if constexpr (with_values) {
             const auto v = src.v[i];
-            for (; j > 0 && u < tmp.k[j - 1]; --j) {
-                tmp.k[j] = tmp.k[j - 1];
+            for (; j > 0 && u < tmp.key(j - 1); --j) {
+                tmp.put(j, tmp.key(j - 1));
                 tmp.v[j] = tmp.v[j - 1];
             }
             tmp.v[j] = v;
         } else {
-            for (; j > 0 && u < tmp.k[j - 1]; --j) tmp.k[j] = tmp.k[j - 1];
+            for (; j > 0 && u < tmp.key(j - 1); --j) tmp.put(j, tmp.key(j - 1));
         }
-        tmp.k[j] = u;
+        tmp.put(j, u);
     }
     copy_range(tmp, dst, n);
 }
@@ -348,27 +349,6 @@ inline constexpr std::int64_t lsd_counters(int lsd_bits) noexcept {
     return most;
 }
 
-/// Stable insertion sort of a[0, n) in place, by the whole key (n small).
-template <class A>
-void insertion_sort_in_place(const A& a, std::int64_t n) noexcept {
-    constexpr bool with_values = has_values_v<std::remove_pointer_t<decltype(a.v)>>;
-    for (std::int64_t i = 1; i < n; ++i) {
-        const auto u = a.key(i);
-        std::int64_t j = i;
-        if constexpr (with_values) {
-            const auto v = a.v[i];
-            for (; j > 0 && u < a.key(j - 1); --j) {
-                a.put(j, a.key(j - 1));
-                a.v[j] = a.v[j - 1];
-            }
-            a.v[j] = v;
-        } else {
-            for (; j > 0 && u < a.key(j - 1); --j) a.put(j, a.key(j - 1));
-        }
-        a.put(j, u);
-    }
-}
-
 /// counts[j * stride + x] = keys of src[0, n) with digit j of dl equal to x, stride = 2^(widest
 /// digit) (the first digit of a digit_list is its widest).
 template <class Src>
@@ -380,6 +360,22 @@ std::int64_t histograms(const Src& src, std::int64_t n, const digit_list& dl,
     return stride;
 }
 
+/// Whether a digit whose counts over n keys are c[0, radix) varies (no bucket holds them all).
+inline bool digit_varies(const std::uint32_t* c, std::uint32_t radix, std::int64_t n) noexcept {
+    return std::find(c, c + radix, static_cast<std::uint32_t>(n)) == c + radix;
+}
+
+/// Counts c[0, radix) -> their exclusive prefix sums in place (the scatter's offsets).
+inline std::uint32_t* to_offsets(std::uint32_t* c, std::uint32_t radix) noexcept {
+    std::uint32_t sum = 0;
+    for (std::uint32_t b = 0; b < radix; ++b) {
+        const std::uint32_t k = c[b];
+        c[b] = sum;
+        sum += k;
+    }
+    return c;
+}
+
 /// LSD passes over a[0, n) by the digits of dl that vary over it, between a and the scratch t (of
 /// n elements); the result is left in a. counts: the digits' histograms (histograms()).
 template <class A, class T>
@@ -388,14 +384,8 @@ void lsd_in_place(const A& a, const T& t, std::int64_t n, const digit_list& dl,
     int p = 0;
     for (int j = 0; j < dl.count; ++j) {
         std::uint32_t* cj = counts + j * stride;
-        const std::uint32_t radix = dl.d[j].radix();
-        if (std::find(cj, cj + radix, static_cast<std::uint32_t>(n)) != cj + radix) continue;
-        std::uint32_t sum = 0;
-        for (std::uint32_t b = 0; b < radix; ++b) {
-            const std::uint32_t k = cj[b];
-            cj[b] = sum;
-            sum += k;
-        }
+        if (!digit_varies(cj, dl.d[j].radix(), n)) continue;
+        to_offsets(cj, dl.d[j].radix());
         if (p % 2 == 0) scatter_digit(a, n, dl.d[j], t, cj);
         else scatter_digit(t, n, dl.d[j], a, cj);
         ++p;
@@ -454,6 +444,27 @@ digit_list with_lower_digits(const Src& src, std::int64_t n, const digit_list& t
     return all;
 }
 
+/// The digits a serial LSD over src[0, n), bits [bit_lo, bit_hi), `width`-bit digits, passes
+/// over, counted into counts: the top ones only (from sort_lo) when top_bits_start says that
+/// saves a pass and few_ties agrees, else all (sort_lo == bit_lo).
+struct lsd_digits {
+    digit_list dl;
+    std::int64_t stride;
+    int sort_lo;
+};
+template <class Src>
+lsd_digits choose_digits(const Src& src, std::int64_t n, int bit_lo, int bit_hi, int width,
+                         std::uint32_t* counts) noexcept {
+    const int top = top_bits_start(n, bit_lo, bit_hi, width);
+    lsd_digits r{digit_list(top, bit_hi, width), 0, top};
+    r.stride = histograms(src, n, r.dl, counts);
+    if (top > bit_lo && !few_ties(counts, r.stride, r.dl, n)) {
+        r.dl = with_lower_digits(src, n, r.dl, bit_lo, width, counts, r.stride);
+        r.sort_lo = bit_lo;
+    }
+    return r;
+}
+
 template <class A, class T>
 void sort_run(const A& a, const T& t, std::int64_t n, int bit_lo, int bit_hi, int max_bits,
               std::uint32_t* counts) noexcept;
@@ -473,7 +484,7 @@ void settle_ties(const A& a, const T& t, std::int64_t n, int bit_lo, int shift, 
         while (j < n && U(a.key(j) >> shift) == hi) ++j;
         const std::int64_t len = j - i;
         if (len > short_run) sort_run(a.at(i), t.at(i), len, bit_lo, shift, max_bits, counts);
-        else if (len > 1) insertion_sort_in_place(a.at(i), len);
+        else if (len > 1) insertion_sort(a.at(i), t.at(i), a.at(i), len);
         i = j;
     }
 }
@@ -488,15 +499,9 @@ void sort_run(const A& a, const T& t, std::int64_t n, int bit_lo, int bit_hi, in
               std::uint32_t* counts) noexcept {
     const int w = std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n))) - 2, 4,
                              max_bits);
-    int sort_lo = top_bits_start(n, bit_lo, bit_hi, w);
-    digit_list dl(sort_lo, bit_hi, w);
-    const std::int64_t stride = histograms(a, n, dl, counts);
-    if (sort_lo > bit_lo && !few_ties(counts, stride, dl, n)) {
-        dl = with_lower_digits(a, n, dl, bit_lo, w, counts, stride);
-        sort_lo = bit_lo;
-    }
-    lsd_in_place(a, t, n, dl, counts, stride);
-    if (sort_lo > bit_lo) settle_ties(a, t, n, bit_lo, sort_lo, max_bits, counts);
+    const lsd_digits g = choose_digits(a, n, bit_lo, bit_hi, w, counts);
+    lsd_in_place(a, t, n, g.dl, counts, g.stride);
+    if (g.sort_lo > bit_lo) settle_ties(a, t, n, bit_lo, g.sort_lo, max_bits, counts);
 }
 
 /// Serial LSD radix sort of x[0, n) by bits [bit_lo, bit_hi), result in c[0, n) (the caller's
@@ -519,34 +524,18 @@ void serial_lsd(const X& x, const C& c, const S& s, std::int64_t n, int bit_lo, 
                 int max_bits, std::uint32_t* counts, bool stream = false) noexcept {
     const int width = std::min(max_bits, LsdBits);
     // The top bits only, if that saves a pass and leaves few ties (else a second read counts the
-    // digits below them).
-    int sort_lo = top_bits_start(n, bit_lo, bit_hi, width);
-    digit_list dl(sort_lo, bit_hi, width);
-    // Digits are at most max_bits wide, so dl.count * stride <= lsd_counters(LsdBits).
-    const std::int64_t stride = histograms(x, n, dl, counts);
-    if (sort_lo > bit_lo && !few_ties(counts, stride, dl, n)) {
-        dl = with_lower_digits(x, n, dl, bit_lo, width, counts, stride);
-        sort_lo = bit_lo;
-    }
+    // digits below them). Digits are at most width bits: dl.count * stride <= lsd_counters(width).
+    const lsd_digits g = choose_digits(x, n, bit_lo, bit_hi, width, counts);
+    const digit_list& dl = g.dl;
+    const std::int64_t stride = g.stride;
+    const int sort_lo = g.sort_lo;
     const bool ties = sort_lo > bit_lo;
     int active[64];
     int r = 0;
     for (int j = 0; j < dl.count; ++j) {
-        const std::uint32_t* cj = counts + j * stride;
-        if (std::find(cj, cj + dl.d[j].radix(), static_cast<std::uint32_t>(n)) ==
-            cj + dl.d[j].radix())
-            active[r++] = j;
+        if (digit_varies(counts + j * stride, dl.d[j].radix(), n)) active[r++] = j;
     }
-    auto offsets = [&](int j) {
-        std::uint32_t* cj = counts + j * stride;
-        std::uint32_t sum = 0;
-        for (std::uint32_t b = 0; b < dl.d[j].radix(); ++b) {
-            const std::uint32_t k = cj[b];
-            cj[b] = sum;
-            sum += k;
-        }
-        return cj;
-    };
+    auto offsets = [&](int j) { return to_offsets(counts + j * stride, dl.d[j].radix()); };
     if (r == 0) {  // every digit constant; never with ties (few_ties is false then)
         if constexpr (!X::is_caller) copy_out(x, c, n, stream);
         return;
