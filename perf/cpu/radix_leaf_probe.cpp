@@ -89,7 +89,7 @@ struct probe {
 
     void leaf(const std::string& how, std::int64_t i, int slot) {
         bits_side<U, no_value> x{src.data() + i * m, nullptr};
-        caller_side<U, false, no_value> c{dst.data() + i * m, nullptr};
+        caller_side<U, no_value> c{dst.data() + i * m, nullptr, {}};
         bits_side<U, no_value> s{scratch[static_cast<std::size_t>(slot)].data(), nullptr};
         std::uint32_t* cnt = counts[static_cast<std::size_t>(slot)].data();
         std::uint32_t* bound = offs[static_cast<std::size_t>(slot)].data();

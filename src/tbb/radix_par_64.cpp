@@ -1,5 +1,6 @@
-// src/tbb/radix_par_64.cpp -- the par radix sort compiled once, for the built-in key types of
-// this file (keys alone, and with std::uint32_t or std::uint64_t values), both directions, with
+// src/tbb/radix_par_64.cpp -- the par radix sort compiled once, for the stored types (stored_t) of
+// this file's built-in keys (signed and unsigned alike; keys alone, and with std::uint32_t or
+// std::uint64_t values), both directions (a runtime codec), with
 // the default tuning; callers find them through the extern declarations at the end of
 // <sweep/backend/tbb/radix_sort.hpp>. Split by key size so that the files build in parallel.
 #include <sweep/backend/tbb/radix_sort.hpp>
@@ -10,8 +11,7 @@
 
 namespace sweep::detail::tbb_backend::radix {
 
-#define SWEEP_RADIX_DEFINE(K) SWEEP_RADIX_INSTANCES(template, K)
-SWEEP_RADIX_DEFINE(std::int64_t)
+#define SWEEP_RADIX_DEFINE(S) SWEEP_RADIX_INSTANCES(template, S)
 SWEEP_RADIX_DEFINE(std::uint64_t)
 SWEEP_RADIX_DEFINE(double)
 

@@ -548,15 +548,15 @@ TEST_CASE("par radix bricks: a leaf's LSD on the top bits, ties settled below", 
             for (const bool stream : {false, true}) {
                 x = keys;
                 serial_lsd<8>(bits_side<U, no_value>{x.data(), nullptr},
-                              caller_side<U, false, no_value>{c.data(), nullptr},
+                              caller_side<U, no_value>{c.data(), nullptr, {}},
                               bits_side<U, no_value>{s.data(), nullptr}, n, 0, hi, 8, counts.data(),
                               stream);
                 CHECK(mismatch(c, want) == "");
             }
             // Keys only, in the caller's range itself.
             c = keys;
-            serial_lsd<8>(caller_side<U, false, no_value>{c.data(), nullptr},
-                          caller_side<U, false, no_value>{c.data(), nullptr},
+            serial_lsd<8>(caller_side<U, no_value>{c.data(), nullptr, {}},
+                          caller_side<U, no_value>{c.data(), nullptr, {}},
                           bits_side<U, no_value>{s.data(), nullptr}, n, 0, hi, 8, counts.data());
             CHECK(mismatch(c, want) == "");
             // With values (the original indices: stability).
@@ -564,15 +564,15 @@ TEST_CASE("par radix bricks: a leaf's LSD on the top bits, ties settled below", 
             std::vector<std::uint32_t> xv(keys.size()), sv(keys.size()), cv(keys.size());
             std::iota(xv.begin(), xv.end(), 0u);
             serial_lsd<8>(bits_side<U, std::uint32_t>{x.data(), xv.data()},
-                          caller_side<U, false, std::uint32_t>{c.data(), cv.data()},
+                          caller_side<U, std::uint32_t>{c.data(), cv.data(), {}},
                           bits_side<U, std::uint32_t>{s.data(), sv.data()}, n, 0, hi, 8,
                           counts.data());
             CHECK(mismatch(c, want) == "");
             CHECK(mismatch(cv, order) == "");
             c = keys;
             std::iota(cv.begin(), cv.end(), 0u);
-            serial_lsd<8>(caller_side<U, false, std::uint32_t>{c.data(), cv.data()},
-                          caller_side<U, false, std::uint32_t>{c.data(), cv.data()},
+            serial_lsd<8>(caller_side<U, std::uint32_t>{c.data(), cv.data(), {}},
+                          caller_side<U, std::uint32_t>{c.data(), cv.data(), {}},
                           bits_side<U, std::uint32_t>{s.data(), sv.data()}, n, 0, hi, 8,
                           counts.data());
             CHECK(mismatch(c, want) == "");

@@ -3,8 +3,9 @@
 //
 // Keys are sorted as their ordered bits (detail/radix_traits.hpp), complemented for descending, so
 // that every pass is an ascending, stable counting sort on unsigned digits. Two kinds of storage:
-//   caller_side  the caller's keys (type K) and values: bits are made on load, undone on store,
-//                so the caller's range always holds valid K values, whatever pass wrote it;
+//   caller_side  the caller's keys (stored as stored_t<K>) and values: bits are made on load,
+//                undone on store (a runtime codec), so the caller's range always holds valid
+//                keys, whatever pass wrote it;
 //   bits_side    a temporary holding the ordered bits themselves.
 // A "side" is a pair of pointers (keys, values); sorts without values carry a null no_value*.
 #pragma once
@@ -28,38 +29,53 @@ struct no_value {};
 template <class V>
 inline constexpr bool has_values_v = !std::is_same_v<V, no_value>;
 
-/// Keys <-> ordered bits, complemented for a descending sort (stable: equal keys stay equal).
-template <class K, bool Desc>
+/// Keys <-> ordered bits: to_ordered, then an XOR with `flip`, a runtime mask (every bit for a
+/// descending sort: stable, equal keys stay equal; the sign bit for signed integers stored as
+/// their unsigned type, stored_t). A runtime mask, not template parameters, so that the sort is
+/// compiled once per stored type rather than per key type and direction (a quarter of the
+/// instances; the XOR costs nothing measurable in a memory-bound pass).
+template <class S>
 struct codec {
-    using U = ordered_bits_t<K>;
-    static constexpr U sign = U(U(1) << (8 * sizeof(U) - 1));
-    static U enc(K k) noexcept {
-        const U u = to_ordered(k);
-        if constexpr (Desc) return U(~u);
-        else return u;
-    }
-    static K dec(U u) noexcept {
-        if constexpr (Desc) u = U(~u);
-        if constexpr (std::is_floating_point_v<K>) return std::bit_cast<K>((u & sign) ? U(u ^ sign) : U(~u));
-        else if constexpr (std::is_signed_v<K>) return static_cast<K>(U(u ^ sign));  // modular (C++20)
-        else return static_cast<K>(u);
-    }
+    using U = ordered_bits_t<S>;
+    U flip;
+    U enc(S s) const noexcept { return U(to_ordered(s) ^ flip); }
+    S dec(U u) const noexcept { return from_ordered<S>(U(u ^ flip)); }
 };
 
-template <class K, bool Desc, class V>
-struct caller_side {
+/// The type the sort reads and writes a key of type K as: the unsigned type of a standard signed
+/// integer (which may alias it), else K itself.
+template <class K>
+using stored_t = typename std::conditional_t<
+    std::is_same_v<K, signed char> || std::is_same_v<K, short> || std::is_same_v<K, int> ||
+        std::is_same_v<K, long> || std::is_same_v<K, long long> ||
+        (std::is_same_v<K, char> && std::is_signed_v<char>),
+    std::make_unsigned<K>, std::type_identity<K>>::type;
+
+/// The codec of keys K stored as stored_t<K>, for the given direction.
+template <class K, bool Desc>
+constexpr codec<stored_t<K>> codec_for() noexcept {
     using U = ordered_bits_t<K>;
+    U flip = 0;
+    if constexpr (!std::is_same_v<stored_t<K>, K>) flip = U(U(1) << (8 * sizeof(U) - 1));
+    if constexpr (Desc) flip = U(~flip);
+    return codec<stored_t<K>>{flip};
+}
+
+template <class S, class V>
+struct caller_side {
+    using U = ordered_bits_t<S>;
     static constexpr bool is_caller = true;
-    using stored = K;
-    /// Whether the stored keys are their ordered bits (no codec work).
-    static constexpr bool plain = std::is_same_v<K, U> && !Desc;
-    static K out(U u) noexcept { return codec<K, Desc>::dec(u); }
-    K* k;
+    using stored = S;
+    S* k;
     V* v;
-    U key(std::int64_t i) const noexcept { return codec<K, Desc>::enc(k[i]); }
-    void put(std::int64_t i, U u) const noexcept { k[i] = codec<K, Desc>::dec(u); }
+    codec<S> cd;
+    /// Whether the stored keys are their ordered bits (no codec work).
+    bool plain() const noexcept { return std::is_same_v<S, U> && cd.flip == 0; }
+    S out(U u) const noexcept { return cd.dec(u); }
+    U key(std::int64_t i) const noexcept { return cd.enc(k[i]); }
+    void put(std::int64_t i, U u) const noexcept { k[i] = cd.dec(u); }
     caller_side at(std::int64_t off) const noexcept {
-        caller_side r{k + off, v};
+        caller_side r{k + off, v, cd};
         if constexpr (has_values_v<V>) r.v = v + off;
         return r;
     }
@@ -69,9 +85,9 @@ template <class U, class V>
 struct bits_side {
     static constexpr bool is_caller = false;
     using stored = U;
-    static U out(U u) noexcept { return u; }
     U* k;
     V* v;
+    U out(U u) const noexcept { return u; }
     U key(std::int64_t i) const noexcept { return k[i]; }
     void put(std::int64_t i, U u) const noexcept { k[i] = u; }
     bits_side at(std::int64_t off) const noexcept {
@@ -152,8 +168,8 @@ void copy_out(const Src& src, const C& c, std::int64_t n, bool stream) noexcept 
         return;
     }
     static_assert(sizeof(K) == sizeof(U));
-    if constexpr (!C::plain)
-        for (std::int64_t i = 0; i < n; ++i) src.k[i] = std::bit_cast<U>(C::out(src.k[i]));
+    if (!c.plain())
+        for (std::int64_t i = 0; i < n; ++i) src.k[i] = std::bit_cast<U>(c.out(src.k[i]));
     stream_copy(c.k, src.k, static_cast<std::size_t>(n) * sizeof(K));
     if constexpr (has_values_v<std::remove_pointer_t<decltype(src.v)>>)
         stream_copy(c.v, src.v, static_cast<std::size_t>(n) * sizeof(*src.v));
@@ -232,7 +248,7 @@ void scatter_digit_wc(const Src& src, std::int64_t n, digit d, const Dst& dst, s
         const std::uint32_t x = d.of(u);
         const std::int64_t p = off[x]++;
         const std::int64_t slot = (p + phase) & (L - 1);
-        kbuf[x * L + slot] = Dst::out(u);
+        kbuf[x * L + slot] = dst.out(u);
         if constexpr (with_values) vbuf[x * L + slot] = src.v[i];
         if (slot == L - 1) {
             const std::int64_t line = p - (L - 1);

@@ -221,11 +221,12 @@ void run_workers(int workers, F&& fn) {
         tbb::simple_partitioner());
 }
 
-template <class K, bool Desc, class V>
+/// The sort of keys stored as S (stored_t) through the codec given at construction.
+template <class S, class V>
 class sorter {
 public:
-    using U = ordered_bits_t<K>;
-    using C = caller_side<K, Desc, V>;
+    using U = ordered_bits_t<S>;
+    using C = caller_side<S, V>;
     using B = bits_side<U, V>;
     static constexpr int key_bits = 8 * static_cast<int>(sizeof(U));
     static constexpr std::int64_t elem_bytes =
@@ -274,8 +275,9 @@ public:
 
     /// stream: the whole sort is larger than a last-level cache (the leaves write the caller's
     /// range with streaming stores).
-    sorter(K* keys, V* vals, memory& m, std::int64_t scratch, int workers, bool stream)
-        : c_{keys, vals}, t_{m.tk.get(), value_ptr(m.tv)}, m_(m), scratch_(scratch),
+    sorter(S* keys, V* vals, codec<S> cd, memory& m, std::int64_t scratch, int workers,
+           bool stream)
+        : c_{keys, vals, cd}, t_{m.tk.get(), value_ptr(m.tv)}, m_(m), scratch_(scratch),
           workers_(workers), stream_(stream) {}
 
     /// Sorts the whole range on the calling thread.
@@ -303,8 +305,8 @@ private:
     template <class Src, class Dst>
     void scatter_far(const Src& src, std::int64_t n, digit d, const Dst& dst, std::int64_t* off,
                      int w, bool stream) const noexcept {
-        using S = typename Dst::stored;
-        auto* kb = reinterpret_cast<S*>(wc(w));
+        using D = typename Dst::stored;
+        auto* kb = reinterpret_cast<D*>(wc(w));
         auto* vb = reinterpret_cast<std::conditional_t<has_values_v<V>, V, no_value>*>(wc(w) + radix_max * 64);
         if (stream) scatter_digit_wc<true>(src, n, d, dst, off, firsts(w), kb, vb);
         else scatter_digit_wc<false>(src, n, d, dst, off, firsts(w), kb, vb);
@@ -589,42 +591,49 @@ private:
     bool stream_;
 };
 
-/// Sorts keys[0, n) (and vals[0, n) along, unless V is no_value) on up to max_threads threads.
-template <bool Desc, class K, class V>
-void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
-    using S = sorter<K, Desc, V>;
+/// Sorts keys[0, n) (stored as S; and vals[0, n) along, unless V is no_value) through the codec
+/// cd on up to max_threads threads.
+template <class S, class V>
+void sort_stored(int max_threads, S* keys, V* vals, codec<S> cd, std::int64_t n) {
+    using T = sorter<S, V>;
     const int workers = max_threads > 0 ? max_threads : tbb::this_task_arena::max_concurrency();
-    const std::int64_t scratch = std::min(n, S::lsd_max);  // per worker
+    const std::int64_t scratch = std::min(n, T::lsd_max);  // per worker
     if (workers <= 1 || n < serial_below) {
-        typename S::memory m(n > scratch ? n : 0, scratch, 1, false);
-        S(keys, vals, m, scratch, 1, n * S::elem_bytes >= stream_bytes).serial(n);
+        typename T::memory m(n > scratch ? n : 0, scratch, 1, false);
+        T(keys, vals, cd, m, scratch, 1, n * T::elem_bytes >= stream_bytes).serial(n);
         return;
     }
     phase_clock clock(true);
-    typename S::memory m(n, scratch, workers, true);
+    typename T::memory m(n, scratch, workers, true);
     clock.lap(phase::memory);
 #if SWEEP_RADIX_TIMING
     ++phase_calls;
 #endif
-    S s(keys, vals, m, scratch, workers, n * S::elem_bytes >= stream_bytes);
+    T s(keys, vals, cd, m, scratch, workers, n * T::elem_bytes >= stream_bytes);
     in_arena(max_threads, [&](int) { s.parallel(n); });
 }
 
-// The built-in key types, both directions, keys alone and with std::uint32_t or std::uint64_t
-// values: compiled once in the library (src/tbb/radix_par_*.cpp), not in every caller.
-#define SWEEP_RADIX_FOR_EACH_KEY(X)                                                              \
-    X(std::int8_t) X(std::uint8_t) X(std::int16_t) X(std::uint16_t) X(std::int32_t)              \
-    X(std::uint32_t) X(std::int64_t) X(std::uint64_t) X(float) X(double)
-#define SWEEP_RADIX_INSTANCES(PREFIX, K)                                                         \
-    PREFIX void sort<false, K, no_value>(int, K*, no_value*, std::int64_t);                      \
-    PREFIX void sort<true, K, no_value>(int, K*, no_value*, std::int64_t);                       \
-    PREFIX void sort<false, K, std::uint32_t>(int, K*, std::uint32_t*, std::int64_t);            \
-    PREFIX void sort<true, K, std::uint32_t>(int, K*, std::uint32_t*, std::int64_t);             \
-    PREFIX void sort<false, K, std::uint64_t>(int, K*, std::uint64_t*, std::int64_t);            \
-    PREFIX void sort<true, K, std::uint64_t>(int, K*, std::uint64_t*, std::int64_t);
+/// Sorts keys[0, n) (and vals[0, n) along, unless V is no_value) on up to max_threads threads.
+/// Signed integer keys are read and written as their unsigned type (which may alias them), so
+/// that every key type of a width and both directions share one compiled sort.
+template <bool Desc, class K, class V>
+void sort(int max_threads, K* keys, V* vals, std::int64_t n) {
+    using S = stored_t<K>;
+    sort_stored<S, V>(max_threads, reinterpret_cast<S*>(keys), vals, codec_for<K, Desc>(), n);
+}
+
+// The stored types of the built-in keys (both directions, signed and unsigned alike), keys alone
+// and with std::uint32_t or std::uint64_t values: compiled once in the library
+// (src/tbb/radix_par_*.cpp), not in every caller.
+#define SWEEP_RADIX_FOR_EACH_STORED(X)                                                           \
+    X(std::uint8_t) X(std::uint16_t) X(std::uint32_t) X(std::uint64_t) X(float) X(double)
+#define SWEEP_RADIX_INSTANCES(PREFIX, S)                                                         \
+    PREFIX void sort_stored<S, no_value>(int, S*, no_value*, codec<S>, std::int64_t);            \
+    PREFIX void sort_stored<S, std::uint32_t>(int, S*, std::uint32_t*, codec<S>, std::int64_t);  \
+    PREFIX void sort_stored<S, std::uint64_t>(int, S*, std::uint64_t*, codec<S>, std::int64_t);
 #if SWEEP_RADIX_PRECOMPILED
-#define SWEEP_RADIX_EXTERN(K) SWEEP_RADIX_INSTANCES(extern template, K)
-SWEEP_RADIX_FOR_EACH_KEY(SWEEP_RADIX_EXTERN)
+#define SWEEP_RADIX_EXTERN(S) SWEEP_RADIX_INSTANCES(extern template, S)
+SWEEP_RADIX_FOR_EACH_STORED(SWEEP_RADIX_EXTERN)
 #undef SWEEP_RADIX_EXTERN
 #endif
 
