@@ -428,54 +428,36 @@ private:
     }
 
     /// One parallel read of xs[0, n): OR, AND, sortedness (when asked) and, for every chunk of
-    /// grid, the histogram of d into chunk_hist(c)[0, d.radix()). The pass is bound by its
-    /// counter increments, not by DRAM: keys alternate between two 32-bit tables in the worker's
-    /// counts (L1), so that a run of equal digits makes two chains of increments, not one.
+    /// grid, the histogram of d into chunk_hist(c)[0, d.radix()).
     template <class X>
     survey_result survey(const X& xs, const block_grid& grid, digit d, bool check_sorted) const {
-        static_assert(2 * radix_max <= count_stride);
         std::atomic<std::int64_t> ticket{0};
-        const std::uint32_t radix = d.radix();
         run_workers(workers_, [&](int w) {
             U o = 0, a = U(~U(0));
             bool sorted = true;
-            std::uint32_t* const c0 = counts(w);
-            std::uint32_t* const c1 = c0 + radix;
-            // A segment's counts fit 32 bits.
-            constexpr std::int64_t segment = std::int64_t{1} << 31;
-            auto count = [&](std::int64_t lo, std::int64_t hi, auto sorted_check) {
-                std::int64_t i = lo;
-                U prev = lo > 0 ? xs.key(lo - 1) : U(0);
-                for (; i + 1 < hi; i += 2) {
-                    const U u0 = xs.key(i), u1 = xs.key(i + 1);
-                    o |= U(u0 | u1);
-                    a &= U(u0 & u1);
-                    if constexpr (decltype(sorted_check)::value) {
-                        sorted &= (prev <= u0) & (u0 <= u1);
-                        prev = u1;
-                    }
-                    ++c0[d.of(u0)];
-                    ++c1[d.of(u1)];
-                }
-                if (i < hi) {
-                    const U u = xs.key(i);
-                    o |= u;
-                    a &= u;
-                    if constexpr (decltype(sorted_check)::value) sorted &= prev <= u;
-                    ++c0[d.of(u)];
-                }
-            };
             for (;;) {
                 const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
                 if (b >= grid.count()) break;
                 std::int64_t* h = chunk_hist(b);
-                std::fill(h, h + radix, 0);
-                for (std::int64_t lo = grid.begin(b); lo < grid.end(b); lo += segment) {
-                    const std::int64_t hi = std::min(grid.end(b), lo + segment);
-                    std::fill(c0, c0 + 2 * radix, 0u);
-                    if (check_sorted && sorted) count(lo, hi, std::true_type{});
-                    else count(lo, hi, std::false_type{});
-                    for (std::uint32_t j = 0; j < radix; ++j) h[j] += std::int64_t{c0[j]} + c1[j];
+                std::fill(h, h + d.radix(), 0);
+                const std::int64_t lo = grid.begin(b), hi = grid.end(b);
+                if (check_sorted && sorted) {
+                    U prev = lo > 0 ? xs.key(lo - 1) : U(0);
+                    for (std::int64_t i = lo; i < hi; ++i) {
+                        const U u = xs.key(i);
+                        o |= u;
+                        a &= u;
+                        sorted &= prev <= u;
+                        prev = u;
+                        ++h[d.of(u)];
+                    }
+                } else {
+                    for (std::int64_t i = lo; i < hi; ++i) {
+                        const U u = xs.key(i);
+                        o |= u;
+                        a &= u;
+                        ++h[d.of(u)];
+                    }
                 }
             }
             m_.acc[static_cast<std::size_t>(w)] = survey_acc<U>{o, a, sorted};
