@@ -7,7 +7,9 @@
 //                undone on store (a runtime codec), so the caller's range always holds valid
 //                keys, whatever pass wrote it;
 //   bits_side    a temporary holding the ordered bits themselves.
-// A "side" is a pair of pointers (keys, values); sorts without values carry a null no_value*.
+// A "side" is a pair of pointers (keys, values), and the caller's codec; sorts without values
+// carry a null no_value*. The bricks take sides by value: a copy that no store can alias keeps the
+// pointers and the codec's mask in registers through the loops.
 #pragma once
 
 #include <algorithm>
@@ -110,7 +112,7 @@ struct digit {
 
 /// dst[i] = src[i], i < n (keys through the sides' codecs, values as they are).
 template <class Src, class Dst>
-void copy_range(const Src& src, const Dst& dst, std::int64_t n) noexcept {
+void copy_range(const Src src, const Dst dst, std::int64_t n) noexcept {
     for (std::int64_t i = 0; i < n; ++i) {
         dst.put(i, src.key(i));
         if constexpr (has_values_v<std::remove_pointer_t<decltype(src.v)>>) dst.v[i] = src.v[i];
@@ -160,7 +162,7 @@ inline void stream_fence() noexcept {
 /// `stream`, the keys are decoded in place and both arrays are copied with streaming stores (the
 /// caller's range is not read again by the sort); else as copy_range.
 template <class Src, class C>
-void copy_out(const Src& src, const C& c, std::int64_t n, bool stream) noexcept {
+void copy_out(const Src src, const C c, std::int64_t n, bool stream) noexcept {
     using K = typename C::stored;
     using U = std::remove_pointer_t<decltype(src.k)>;
     if (!stream || n <= 0) {
@@ -178,7 +180,7 @@ void copy_out(const Src& src, const C& c, std::int64_t n, bool stream) noexcept 
 
 /// cnt[d.of(key)] += 1 for every key of src[0, n); cnt holds d.radix() counters.
 template <class Count, class Src>
-void count_digit(const Src& src, std::int64_t n, digit d, Count* cnt) noexcept {
+void count_digit(const Src src, std::int64_t n, digit d, Count* cnt) noexcept {
     for (std::int64_t i = 0; i < n; ++i) ++cnt[d.of(src.key(i))];
 }
 
@@ -186,7 +188,7 @@ void count_digit(const Src& src, std::int64_t n, digit d, Count* cnt) noexcept {
 /// dst[off[x]++]. off holds d.radix() absolute positions in dst (Off: std::int64_t, or
 /// std::uint32_t in cache, where a smaller table leaves more of L1 to the data).
 template <class Src, class Dst, class Off>
-void scatter_digit(const Src& src, std::int64_t n, digit d, const Dst& dst, Off* off) noexcept {
+void scatter_digit(const Src src, std::int64_t n, digit d, const Dst dst, Off* off) noexcept {
     constexpr bool with_values = has_values_v<std::remove_pointer_t<decltype(src.v)>>;
     for (std::int64_t i = 0; i < n; ++i) {
         const auto u = src.key(i);
@@ -222,7 +224,7 @@ inline void small_copy(void* to, const void* from, std::size_t bytes) noexcept {
 /// Chhugani et al., "Fast sort on CPUs and GPUs", SIGMOD 2010; Polychroniou and Ross, SIGMOD 2014.
 /// first: scratch of radix positions.
 template <bool NT, class Src, class Dst, class V>
-void scatter_digit_wc(const Src& src, std::int64_t n, digit d, const Dst& dst, std::int64_t* off,
+void scatter_digit_wc(const Src src, std::int64_t n, digit d, const Dst dst, std::int64_t* off,
                       std::int64_t* first, typename Dst::stored* kbuf, V* vbuf) noexcept {
     using S = typename Dst::stored;
     constexpr bool with_values = has_values_v<V>;
@@ -288,7 +290,7 @@ void scatter_digit_wc(const Src& src, std::int64_t n, digit d, const Dst& dst, s
 /// Stable insertion sort of src[0, n) into the scratch side tmp, then written to dst (n small;
 /// dst may be src: src is read whole before dst is written).
 template <class Src, class Tmp, class Dst>
-void insertion_sort(const Src& src, const Tmp& tmp, const Dst& dst, std::int64_t n) noexcept {
+void insertion_sort(const Src src, const Tmp tmp, const Dst dst, std::int64_t n) noexcept {
     constexpr bool with_values = has_values_v<std::remove_pointer_t<decltype(src.v)>>;
     for (std::int64_t i = 0; i < n; ++i) {
         const auto u = src.key(i);
@@ -328,7 +330,7 @@ struct digit_list {
 /// counts[j * stride, ...). The digit count is made a compile-time constant so that the inner loop
 /// unrolls (a loop over a runtime digit count ran at half the speed).
 template <int D, class Src>
-void count_digits_fixed(const Src& src, std::int64_t n, const digit_list& dl, std::int64_t stride,
+void count_digits_fixed(const Src src, std::int64_t n, const digit_list& dl, std::int64_t stride,
                         std::uint32_t* counts) noexcept {
     int shift[D];
     std::uint32_t mask[D];

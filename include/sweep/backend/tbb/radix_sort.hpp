@@ -430,9 +430,10 @@ private:
     /// One parallel read of xs[0, n): OR, AND, sortedness (when asked) and, for every chunk of
     /// grid, the histogram of d into chunk_hist(c)[0, d.radix()).
     template <class X>
-    survey_result survey(const X& xs, const block_grid& grid, digit d, bool check_sorted) const {
+    survey_result survey(const X& x, const block_grid& grid, digit d, bool check_sorted) const {
         std::atomic<std::int64_t> ticket{0};
         run_workers(workers_, [&](int w) {
+            const X xs = x;  // a local copy: the codec's mask is not reloaded after each count
             U o = 0, a = U(~U(0));
             bool sorted = true;
             for (;;) {
