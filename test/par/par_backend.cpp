@@ -94,3 +94,47 @@ TEST_CASE("par scan: an exception from the operator reaches the caller", "[par]"
                                           throwing_plus),
                     std::runtime_error);
 }
+
+#if defined(__linux__)
+#include <sweep/backend/tbb/temporary.hpp>
+
+TEST_CASE("par temporaries: a released mapping serves the next call of at most its size",
+          "[par][memory]") {
+    using sweep::detail::tbb_backend::raw_temporary;
+    using sweep::detail::tbb_backend::release_spare_mappings;
+    release_spare_mappings();
+    const std::int64_t big = std::int64_t{3} << 20;  // 12 MiB of int32 (rounded up to 2 MiB pages)
+    const std::int32_t* first = nullptr;
+    {
+        raw_temporary<std::int32_t> t(big);
+        first = t.get();
+        std::fill(t.get(), t.get() + big, 7);  // written before it is given back
+    }
+    {
+        raw_temporary<std::int32_t> t(big / 2);  // fits: the spare, not a new mapping
+        CHECK(t.get() == first);
+        // Its contents are garbage or zeros (MADV_FREE): writable over the whole size asked for.
+        std::fill(t.get(), t.get() + big / 2, 1);
+        CHECK(t.get()[big / 2 - 1] == 1);
+        raw_temporary<std::int32_t> u(big / 2);  // the spare is taken: a mapping of its own
+        CHECK(u.get() != first);
+        u.get()[0] = 2;
+        CHECK(t.get()[0] == 1);
+    }
+    {
+        raw_temporary<std::int32_t> t(4 * big);  // larger than both spares: mapped afresh
+        CHECK(t.get() != first);
+        t.get()[4 * big - 1] = 3;
+        CHECK(t.get()[4 * big - 1] == 3);
+    }
+    release_spare_mappings();
+    {
+        // Spares held now: none (released). A new mapping may land anywhere, the old address
+        // included, so only its use is checked.
+        raw_temporary<std::int32_t> t(big);
+        std::fill(t.get(), t.get() + big, 5);
+        CHECK(std::count(t.get(), t.get() + big, 5) == big);
+    }
+    release_spare_mappings();
+}
+#endif
