@@ -374,12 +374,14 @@ void exchange(buffers& b, int lo, int hi, cudaStream_t s) {
 
 // ---- tuning: the tile geometry of tuning/compaction_tuning.cuh ----------------------------------
 
+int tune_pct = 50;  // the tuning rows' kept percentage (SWEEP_TUNE_KEPT)
+
 template <class Tuning>
 void tune_one(const char* name, buffers& b, int lg, cudaStream_t s, double copy_us) {
     using namespace sweep::detail::cuda;
     timer t(s);
     const std::int64_t n = std::int64_t{1} << lg;
-    const sweep::less_or_equal<std::int32_t> pred{50};
+    const sweep::less_or_equal<std::int32_t> pred{tune_pct};
     const temp_allocator alloc = make_temp_allocator<sweep::default_resource>(nullptr);
     const std::int32_t* in = b.in;
     std::int64_t kept = 0;
@@ -417,7 +419,7 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
     using reg_t = default_compaction_tuning<std::int32_t>;
     timer t(s);
     const std::int64_t n = std::int64_t{1} << lg;
-    const pred_t pred{50};
+    const pred_t pred{tune_pct};
     const temp_allocator alloc = make_temp_allocator<sweep::default_resource>(nullptr);
     const std::int32_t* in = b.in;
     std::int64_t kept = 0;
@@ -477,8 +479,11 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
 
 void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
     using sweep::detail::cuda::compaction_tuning;
-    std::printf("\ntile geometry, int32, 50 %% kept (copy_if, partition_copy; bulk rows also the in-place\n"
-                "pass, and at 2^%d a check of all three against the host); register path, then bulk\n\n", lo);
+    if (const char* e = std::getenv("SWEEP_TUNE_KEPT")) tune_pct = std::atoi(e);
+    std::printf("\ntile geometry, int32, %d %% kept (copy_if, partition_copy; bulk rows also the in-place\n"
+                "pass, and at 2^%d a check of all three against the host); register path, then bulk;\n"
+                "the cub row: DeviceSelect::If and DevicePartition::If (out of place) in the same columns\n\n",
+                tune_pct, lo);
     check_lg = lo;
     std::printf("| threads x rounds, min blocks | n    | tile | reg | /SM | copy_if us | %%copy  | part. us  | %%copy  | in-place us | %%copy | check |\n");
     std::printf("|-----------------------------|------|------|-----|----|-----------|--------|-----------|--------|-----------|--------|-------|\n");
@@ -488,6 +493,23 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         const double copy_us = t.median_us([&] {
             ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
         });
+        {
+            const anchor_le apred{tune_pct};
+            const double sel_us = t.median_us([&] {
+                std::size_t bytes = b.cub_bytes;
+                cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
+            });
+            const double part_us = t.median_us([&] {
+                std::size_t bytes = b.cub_bytes;
+                cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
+            });
+            ok(cudaStreamSynchronize(s), "cub");
+            const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
+            const double kept = double(n) * tune_pct / 100;
+            std::printf("| %-27s | 2^%d |      |     |    | %9.1f | %5.1f%% | %9.1f | %5.1f%% | - | - | - |\n",
+                        "cub", lg, sel_us, (n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100, part_us,
+                        2.0 * n * 4 / part_us * 1e-3 / copy_gbs * 100);
+        }
         tune_one<compaction_tuning<128, 32, 10>>("128 x 32, 10 (default)", b, lg, s, copy_us);
         tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8", b, lg, s, copy_us);
         using sweep::detail::cuda::compaction_bulk_tuning;
@@ -496,6 +518,9 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         tune_bulk<compaction_bulk_tuning<256, 40960, 5>>("bulk 256 x 40K, 5", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 24576, 8>>("bulk 256 x 24K, 8", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 32768, 6>>("bulk 256 x 32K, 6", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 49152, 4>>("bulk 256 x 48K, 4", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<384, 49152, 4>>("bulk 384 x 48K, 4", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 32768, 6>>("bulk 128 x 32K, 6", b, lg, s, copy_us);
     }
 }
 
