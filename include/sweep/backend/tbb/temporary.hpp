@@ -55,10 +55,15 @@ public:
     /// Keeps p (bytes long) as a spare, in place of a smaller one if both slots are held; unmaps
     /// whichever is not kept.
     void give(void* p, std::size_t bytes) noexcept {
-        if (madvise(p, bytes, MADV_FREE) != 0) {  // before Linux 4.5: not kept
+#if defined(MADV_FREE)
+        if (madvise(p, bytes, MADV_FREE) != 0) {  // a kernel before Linux 4.5: not kept
             munmap(p, bytes);
             return;
         }
+#else
+        munmap(p, bytes);  // headers without MADV_FREE: not kept
+        return;
+#endif
         entry out{p, bytes};
         {
             std::lock_guard<std::mutex> lock(m_);
@@ -78,6 +83,7 @@ public:
         for (const entry& e : out)
             if (e.p != nullptr) munmap(e.p, e.bytes);
     }
+
 private:
     struct entry {
         void* p = nullptr;
@@ -111,6 +117,10 @@ public:
             return;
         }
         void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {  // the spares too small, and in the way of an address-space limit
+            spare_mappings::instance().release();
+            p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        }
         if (p == MAP_FAILED) throw std::bad_alloc();
         madvise(p, bytes_, MADV_HUGEPAGE);  // a hint: failure only costs speed
         data_ = static_cast<T*>(p);
