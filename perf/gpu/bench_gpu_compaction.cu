@@ -85,6 +85,21 @@ struct buffers {
     std::size_t cub_bytes = 0;
 };
 
+/// CUB's select and partition of in[0, n) into ref (count into num), with the buffers' temporary.
+void cub_select(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s) {
+    std::size_t bytes = b.cub_bytes;
+    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+}
+void cub_partition(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s) {
+    std::size_t bytes = b.cub_bytes;
+    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+}
+/// CUB's count to the host, waited for (the "cub+count" column).
+void cub_wait_count(buffers& b, cudaStream_t s) {
+    ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
+    ok(cudaStreamSynchronize(s), "sync");
+}
+
 void print_header(const char* algo) {
     std::printf("\n%s, int32; times in us, median of 25\n\n", algo);
     std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | thrust us | %%copy  | vs CUB | vs thrust | check |\n");
@@ -142,14 +157,11 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 });
                 const bool regs_same = regs_kept == kept && host(b.out2, kept) == host(b.out, kept);
                 const double cub_us = t.median_us([&] {
-                    std::size_t bytes = b.cub_bytes;
-                    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
+                    cub_select(b, n, apred, s);
                 });
                 const double cub_count_us = t.median_us([&] {
-                    std::size_t bytes = b.cub_bytes;
-                    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
-                    ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
-                    ok(cudaStreamSynchronize(s), "sync");
+                    cub_select(b, n, apred, s);
+                    cub_wait_count(b, s);
                 });
                 const double thrust_us = t.median_us([&] {
                     thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, apred);
@@ -190,14 +202,11 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 const bool regs_same = regs_kept == kept && host(b.out, kept) == sweep_t &&
                                        host(b.out2, n - kept) == sweep_f;
                 const double cub_us = t.median_us([&] {
-                    std::size_t bytes = b.cub_bytes;
-                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
+                    cub_partition(b, n, apred, s);
                 });
                 const double cub_count_us = t.median_us([&] {
-                    std::size_t bytes = b.cub_bytes;
-                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
-                    ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
-                    ok(cudaStreamSynchronize(s), "sync");
+                    cub_partition(b, n, apred, s);
+                    cub_wait_count(b, s);
                 });
                 // thrust writes into ref (+ the pristine buffer's room is not touched).
                 std::int32_t* t_false = b.ref + n;
@@ -206,10 +215,8 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 });
                 ok(cudaGetLastError(), "bench");
                 // Check against CUB: selected in order, then the rejected reversed.
-                std::size_t bytes = b.cub_bytes;
-                cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
-                ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
-                ok(cudaStreamSynchronize(s), "check");
+                cub_partition(b, n, apred, s);
+                cub_wait_count(b, s);
                 const auto r = host(b.ref, n);
                 auto rej = sweep_f;
                 std::reverse(rej.begin(), rej.end());
@@ -258,14 +265,11 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     restore);
                 const auto regs_result = host(b.out, n);
                 const double cub_us = t.median_us([&] {
-                    std::size_t bytes = b.cub_bytes;
-                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
+                    cub_partition(b, n, apred, s);
                 });
                 const double cub_count_us = t.median_us([&] {
-                    std::size_t bytes = b.cub_bytes;
-                    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
-                    ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
-                    ok(cudaStreamSynchronize(s), "sync");
+                    cub_partition(b, n, apred, s);
+                    cub_wait_count(b, s);
                 });
                 const double thrust_us = t.median_us(
                     [&] {
@@ -357,8 +361,7 @@ void exchange(buffers& b, int lo, int hi, cudaStream_t s) {
                 },
                 restore);
             const double cub_us = t.median_us([&] {
-                std::size_t bytes = b.cub_bytes;
-                cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
+                cub_partition(b, n, apred, s);
             });
             ok(cudaGetLastError(), "bench");
             const auto k = std::count_if(input.begin(), input.end(), [&](std::int32_t x) { return x <= pct; });
@@ -477,6 +480,22 @@ void tune_bulk(const char* name, buffers& b, int lg, cudaStream_t s, double copy
     std::fflush(stdout);
 }
 
+/// CUB's DeviceSelect::If and DevicePartition::If (out of place) in the tuning table's columns.
+void tune_cub(buffers& b, int lg, cudaStream_t s, double copy_us) {
+    timer t(s);
+    const std::int64_t n = std::int64_t{1} << lg;
+    const anchor_le apred{tune_pct};
+    const double sel_us = t.median_us([&] { cub_select(b, n, apred, s); });
+    const double part_us = t.median_us([&] { cub_partition(b, n, apred, s); });
+    ok(cudaStreamSynchronize(s), "cub");
+    const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
+    const double kept = double(n) * tune_pct / 100;
+    std::printf("| %-27s | 2^%d |      |     |    | %9.1f | %5.1f%% | %9.1f | %5.1f%% | - | - | - |\n",
+                "cub", lg, sel_us, (n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100, part_us,
+                2.0 * n * 4 / part_us * 1e-3 / copy_gbs * 100);
+    std::fflush(stdout);
+}
+
 void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
     using sweep::detail::cuda::compaction_tuning;
     if (const char* e = std::getenv("SWEEP_TUNE_KEPT")) tune_pct = std::atoi(e);
@@ -493,23 +512,7 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         const double copy_us = t.median_us([&] {
             ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
         });
-        {
-            const anchor_le apred{tune_pct};
-            const double sel_us = t.median_us([&] {
-                std::size_t bytes = b.cub_bytes;
-                cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
-            });
-            const double part_us = t.median_us([&] {
-                std::size_t bytes = b.cub_bytes;
-                cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), apred, s);
-            });
-            ok(cudaStreamSynchronize(s), "cub");
-            const double copy_gbs = 2.0 * n * 4 / copy_us * 1e-3;
-            const double kept = double(n) * tune_pct / 100;
-            std::printf("| %-27s | 2^%d |      |     |    | %9.1f | %5.1f%% | %9.1f | %5.1f%% | - | - | - |\n",
-                        "cub", lg, sel_us, (n + kept) * 4 / sel_us * 1e-3 / copy_gbs * 100, part_us,
-                        2.0 * n * 4 / part_us * 1e-3 / copy_gbs * 100);
-        }
+        tune_cub(b, lg, s, copy_us);
         tune_one<compaction_tuning<128, 32, 10>>("128 x 32, 10 (default)", b, lg, s, copy_us);
         tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8", b, lg, s, copy_us);
         using sweep::detail::cuda::compaction_bulk_tuning;

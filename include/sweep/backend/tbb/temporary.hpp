@@ -116,10 +116,13 @@ public:
             data_ = static_cast<T*>(spare);
             return;
         }
-        void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        auto map = [&] {
+            return mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        };
+        void* p = map();
         if (p == MAP_FAILED) {  // the spares too small, and in the way of an address-space limit
             spare_mappings::instance().release();
-            p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            p = map();
         }
         if (p == MAP_FAILED) throw std::bad_alloc();
         madvise(p, bytes_, MADV_HUGEPAGE);  // a hint: failure only costs speed
