@@ -2,7 +2,7 @@ set -u
 mkdir -p /tmp/deps $OUT; for f in .deps/*.deb; do dpkg -x $f /tmp/deps; done
 export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu
 B=/tmp/bg
-cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > $OUT/configure.log 2>&1 || { tail -20 $OUT/configure.log; exit 1; }
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSWEEP_BUILD_TUNING=ON > $OUT/configure.log 2>&1 || { tail -20 $OUT/configure.log; exit 1; }
 ( time cmake --build $B -j16 --target sweep_perf_gpu_tuning sweep_perf_gpu_compaction test_gpu_compaction test_gpu_compaction_types_int test_gpu_compaction_types_other test_gpu_compaction_large test_gpu_compaction_host_compiled ) > $OUT/build.log 2>&1
 grep -E "error" -A3 $OUT/build.log | head -20; grep real $OUT/build.log
 nvidia-smi --query-gpu=name,clocks.sm,temperature.gpu --format=csv,noheader

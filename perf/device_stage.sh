@@ -24,7 +24,7 @@ for stage in "$@"; do
     build|build:*)
       dev=""
       [ "$stage" != build ] && dev=${stage#build:} && dev=${dev//,/;}
-      cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "-DSWEEP_DEV_TARGETS=$dev" ${STAGE_CMAKE_ARGS:-} >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
+      cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSWEEP_BUILD_TUNING=ON "-DSWEEP_DEV_TARGETS=$dev" ${STAGE_CMAKE_ARGS:-} >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
       targets=""
       # One umbrella target (CMakeLists.txt: sweep_dev), so that all of them compile in parallel.
       [ -n "$dev" ] && targets="--target sweep_dev"

@@ -18,7 +18,7 @@ export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-
 log() { echo "$@" | tee -a "$OUT/summary.md"; }
 if [ "$what" = gpu ]; then
   B=/tmp/bg
-  cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
+  cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSWEEP_BUILD_TUNING=ON >"$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
   ( time cmake --build $B -j16 -- -k ) >"$OUT/build.log" 2>&1
   grep -E "error" -A3 "$OUT/build.log" | head -30
   log "build: $(grep real "$OUT/build.log")"

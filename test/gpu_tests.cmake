@@ -2,9 +2,25 @@
 # device") where no GPU is present, so that they build and report as skipped in CI.
 set(_sweep_gpu_guard ${CMAKE_CURRENT_SOURCE_DIR}/gpu/support/gpu_guard.cpp)
 
+# SWEEP_GPU_TESTS_PTX_ONLY: each architecture as its virtual one (90 -> 90-virtual), so that nvcc
+# stops after cicc's PTX; special values (all, native) are left as they are.
+set(_sweep_gpu_test_archs "")
+foreach(_a IN LISTS CMAKE_CUDA_ARCHITECTURES)
+  if(SWEEP_GPU_TESTS_PTX_ONLY AND _a MATCHES "^([0-9]+[a-z]?)(-real|-virtual)?$")
+    list(APPEND _sweep_gpu_test_archs "${CMAKE_MATCH_1}-virtual")
+  else()
+    list(APPEND _sweep_gpu_test_archs "${_a}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES _sweep_gpu_test_archs)
+if(SWEEP_GPU_TESTS_PTX_ONLY)
+  message(STATUS "sweep: GPU tests built as PTX only (${_sweep_gpu_test_archs}): no GPU to run them")
+endif()
+
 function(sweep_add_gpu_test name)
   sweep_add_test(${name} ${ARGN} ${_sweep_gpu_guard})
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/support)
+  set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${_sweep_gpu_test_archs}")
 endfunction()
 
 sweep_add_gpu_test(test_gpu_scan_types_int gpu/scan_types_int.cu)
@@ -21,7 +37,9 @@ sweep_add_gpu_test(test_gpu_segmented_types gpu/segmented_types.cu)
 sweep_add_gpu_test(test_gpu_segmented_offsets gpu/segmented_offsets.cu)
 # Segmented-scan variants that are not the default yet (the look-behind), through the internal
 # launch API: proven correct in the run that measures them (sweep_perf_gpu_segmented tune).
-sweep_add_gpu_test(test_gpu_segmented_variants gpu/segmented_variants.cu)
+if(SWEEP_BUILD_TUNING)
+  sweep_add_gpu_test(test_gpu_segmented_variants gpu/segmented_variants.cu)
+endif()
 sweep_add_gpu_test(test_gpu_segmented_large gpu/segmented_large.cu)
 # Compiled by the host compiler: the precompiled segmented scans (src/cuda/segmented_builtin*.cu).
 sweep_add_gpu_test(test_gpu_segmented_host_compiled gpu/segmented_host_compiled.cpp)
@@ -68,14 +86,17 @@ sweep_add_gpu_test(test_gpu_radix_pairs gpu/radix_pairs.cu)
 sweep_add_gpu_test(test_gpu_radix_host_compiled gpu/radix_host_compiled.cpp)
 sweep_add_gpu_test(test_gpu_radix_semantics gpu/radix_semantics.cu)
 sweep_add_gpu_test(test_gpu_radix_large gpu/radix_large.cu)
-# The ranking variants that are not the default yet (tuning/radix_tuning.cuh), through the
-# internal launch API: proven correct in the same device run that measures them.
-sweep_add_gpu_test(test_gpu_radix_variants_32 gpu/radix_variants_32.cu)
-sweep_add_gpu_test(test_gpu_radix_variants_other gpu/radix_variants_other.cu)
-# The session-4 variants (padded last tile, predicate ballots; perf/notes-gpu.md R3) and the
-# 3- and 4-blocks-per-SM shapes of the tune run.
-sweep_add_gpu_test(test_gpu_radix_variants_lean_32 gpu/radix_variants_lean_32.cu)
-sweep_add_gpu_test(test_gpu_radix_variants_lean_other gpu/radix_variants_lean_other.cu)
+# Built with SWEEP_BUILD_TUNING only (the device runs that measure them):
+if(SWEEP_BUILD_TUNING)
+  # The ranking variants that are not the default yet (tuning/radix_tuning.cuh), through the
+  # internal launch API: proven correct in the same device run that measures them.
+  sweep_add_gpu_test(test_gpu_radix_variants_32 gpu/radix_variants_32.cu)
+  sweep_add_gpu_test(test_gpu_radix_variants_other gpu/radix_variants_other.cu)
+  # The session-4 variants (padded last tile, predicate ballots; perf/notes-gpu.md R3) and the
+  # 3- and 4-blocks-per-SM shapes of the tune run.
+  sweep_add_gpu_test(test_gpu_radix_variants_lean_32 gpu/radix_variants_lean_32.cu)
+  sweep_add_gpu_test(test_gpu_radix_variants_lean_other gpu/radix_variants_lean_other.cu)
+endif()
 # From a host-compiled file, radix_sort_by_key with values of a size that is not precompiled fails
 # to compile with a message that says why; the control (8-byte values) compiles.
 set(_sweep_cf_radix ${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/gpu_radix_host_compiled.cpp)
@@ -92,10 +113,14 @@ add_test(NAME gpu_radix_8byte_values_host_compiled_compiles
 # operators and transforms on the deterministic path.
 sweep_add_gpu_test(test_gpu_numerics_deterministic gpu/numerics_deterministic.cu)
 sweep_add_gpu_test(test_gpu_numerics_compensated gpu/numerics_compensated.cu)
-# The compensated sum's shared-memory path at the non-default bulk geometries the bench measures.
-sweep_add_gpu_test(test_gpu_numerics_compensated_geometry gpu/numerics_compensated_geometry.cu)
-foreach(_t test_gpu_numerics_deterministic test_gpu_numerics_compensated
-           test_gpu_numerics_compensated_geometry)
+# The compensated sum's shared-memory path at the non-default bulk geometries the bench measures
+# (SWEEP_BUILD_TUNING only).
+set(_sweep_numerics_tests test_gpu_numerics_deterministic test_gpu_numerics_compensated)
+if(SWEEP_BUILD_TUNING)
+  sweep_add_gpu_test(test_gpu_numerics_compensated_geometry gpu/numerics_compensated_geometry.cu)
+  list(APPEND _sweep_numerics_tests test_gpu_numerics_compensated_geometry)
+endif()
+foreach(_t ${_sweep_numerics_tests})
   target_compile_options(${_t} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -Xcompiler=-ffp-contract=off>
                                        $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
 endforeach()

@@ -21,6 +21,18 @@ inline void ok(cudaError_t e, const char* what) {
     }
 }
 
+/// The benches' tuning modes (tile geometries, kernel variants that are not the default) are
+/// compiled only with -DSWEEP_BUILD_TUNING=ON (SWEEP_PERF_TUNING; perf/device_stage.sh sets it),
+/// so that the default build (CI's) does not compile dozens of kernels no user runs. Without it a
+/// tuning mode says so and exits with status 2.
+#ifndef SWEEP_PERF_TUNING
+#define SWEEP_PERF_TUNING 0
+#endif
+inline int tuning_not_built(const char* mode) {
+    std::fprintf(stderr, "%s: a tuning mode, built with -DSWEEP_BUILD_TUNING=ON only\n", mode);
+    return 2;
+}
+
 struct timer {
     cudaStream_t s;
     cudaEvent_t a, b;

@@ -24,7 +24,8 @@
 //   to the stable pass and CUB (for its knobs, SWEEP_SWAP_PARTITION_*)
 //   tuning: copy_if and partition_copy at 50 % through several tile geometries of both paths
 //   (tuning/compaction_tuning.cuh), sweep only; the shared-memory rows also time the in-place
-//   pass, and check all three against the host at the smallest size (column "check").
+//   pass, and check all three against the host at the smallest size (column "check"). Built
+//   with -DSWEEP_BUILD_TUNING=ON only.
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/copy.h>
@@ -375,6 +376,7 @@ void exchange(buffers& b, int lo, int hi, cudaStream_t s) {
     }
 }
 
+#if SWEEP_PERF_TUNING
 // ---- tuning: the tile geometry of tuning/compaction_tuning.cuh ----------------------------------
 
 int tune_pct = 50;  // the tuning rows' kept percentage (SWEEP_TUNE_KEPT)
@@ -526,6 +528,7 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         tune_bulk<compaction_bulk_tuning<128, 32768, 6>>("bulk 128 x 32K, 6", b, lg, s, copy_us);
     }
 }
+#endif
 
 }  // namespace
 
@@ -561,7 +564,13 @@ int main(int argc, char** argv) {
     b.cub_bytes = std::max(a, c);
     ok(cudaMalloc(&b.cub_temp, b.cub_bytes), "cudaMalloc cub");
 
-    if (what == "tuning") tuning(b, lo, hi, s);
+    if (what == "tuning") {
+#if SWEEP_PERF_TUNING
+        tuning(b, lo, hi, s);
+#else
+        return tuning_not_built("tuning");
+#endif
+    }
     else if (what == "exchange") exchange(b, lo, hi, s);
     else bench(what, b, lo, hi, s, csv);
 

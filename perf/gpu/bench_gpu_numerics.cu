@@ -6,7 +6,8 @@
 // several bulk geometries next to the register path it replaced ("before"), and, for the
 // compensated double scan, the same with the split tile-state layout instead of the paired one
 // ("split states") and the register-path tile geometries (the canonical one is fixed: it
-// defines the deterministic bits; the default-mode one is free).
+// defines the deterministic bits; the default-mode one is free). The rows of geometries that
+// are not the default are built with -DSWEEP_BUILD_TUNING=ON only.
 //
 // Method as bench_gpu_scan.cu: buffers allocated once, inputs generated on the device, 3 warm-ups
 // then the median of 25 calls timed with CUDA events on one stream; bandwidth counts n values
@@ -272,6 +273,7 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
         row("  canonical, shared-memory path", canonical_path_us<T, true, true>(t, in, out, n, s));
         row("  same, UNORDERED", canonical_path_us<T, false, true>(t, in, out, n, s));
         row("  canonical, register path", canonical_path_us<T, true, false>(t, in, out, n, s));
+#if SWEEP_PERF_TUNING
         if constexpr (sizeof(T) == 4) {
             row("  128 x 32 UNORDERED", ordered_us<cu::scan_tuning<128, 32, 1>, T, false>(t, in, out, n, s));
             row("  256 x 16", ordered_us<cu::scan_tuning<256, 16, 1>>(t, in, out, n, s));
@@ -281,16 +283,19 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
             row("  128 x 16, no register cap", ordered_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
             row("  256 x 8", ordered_us<cu::scan_tuning<256, 8, 1>>(t, in, out, n, s));
         }
+#endif
     }
     {
         namespace cu = sweep::detail::cuda;
         std::printf("|        |      | compensated+deterministic (grouped look-back over pairs) geometries: |\n");
         row("  canonical", ordered_comp_us<cu::canonical_scan_tuning<sweep::detail::comp_sum<T>>>(t, in, out, n, s));
+#if SWEEP_PERF_TUNING
         if constexpr (sizeof(T) == 4) {
             row("  128 x 16, no register cap", ordered_comp_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
         } else {
             row("  128 x 8, min 6 blocks", ordered_comp_us<cu::scan_tuning<128, 8, 1, 1, 0, 6>>(t, in, out, n, s));
         }
+#endif
     }
     {
         // The compensated default is the shared-memory path now (aligned pointers); the register
@@ -300,6 +305,7 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
         std::printf("|        |      | compensated, shared-memory path (threads x tile bytes, vectors a lane): |\n");
         row("  128 x 16 KB, 2 (default)",
             bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 2>>(t, in, out, n, s));
+#if SWEEP_PERF_TUNING
         row("  128 x 16 KB, 1",
             bulk_us<cu::scan_bulk_tuning<128, 16 * 1024, false, 0, 1>>(t, in, out, n, s));
         row("  128 x 16 KB, 4",
@@ -329,7 +335,9 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
         else
             row("  register path (before), 128 x 8",
                 geometry_us<cu::scan_tuning<128, 8, 1>>(t, in, out, n, s));
+#endif
     }
+#if SWEEP_PERF_TUNING
     if constexpr (std::is_same_v<T, double>) {
         namespace cu = sweep::detail::cuda;
         std::printf("|        |      | compensated register-path geometries (threads x items): |\n");
@@ -340,6 +348,7 @@ void bench(const char* name, int lg, cudaStream_t s, cudaStream_t s2) {
         row("  128 x 16 (default, misaligned)", geometry_us<cu::scan_tuning<128, 16, 1>>(t, in, out, n, s));
         row("  64 x 16", geometry_us<cu::scan_tuning<64, 16, 1>>(t, in, out, n, s));
     }
+#endif
     std::fflush(stdout);
     cudaFree(in);
     cudaFree(out);

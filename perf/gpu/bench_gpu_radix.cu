@@ -21,6 +21,7 @@
 //   r3:   the session-4 rows (perf/notes-gpu.md R3; bench_gpu_radix_r3.cu): the default, CUB
 //         and the new variants/shapes per case, each checked against the default; r3-low: the
 //         same over the low-entropy keys.
+//   tune, tune-low, r3 and r3-low are built with -DSWEEP_BUILD_TUNING=ON only.
 #include "bench_gpu_radix_common.cuh"
 
 using namespace sweep_radix_bench;
@@ -73,7 +74,7 @@ void run_case(const char* name, int lg, bool low, cudaStream_t s) {
     std::fflush(stdout);
 }
 
-
+#if SWEEP_PERF_TUNING
 template <class K, class V, bool Pairs>
 void tune_case(const char* name, int lg, bool low, cudaStream_t s) {
     using D = cu::default_radix_tuning<K, std::conditional_t<Pairs, V, cu::radix_no_values>>;
@@ -112,6 +113,7 @@ void tune_case(const char* name, int lg, bool low, cudaStream_t s) {
         tune_row<cu::radix_tuning<10, 512, 12, 1, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
     }
 }
+#endif
 
 std::vector<int> parse_sizes(const char* arg) {
     std::vector<int> v;
@@ -134,6 +136,10 @@ int main(int argc, char** argv) {
                 "preallocated) vs thrust::sort; median of 25 calls, us\n",
                 prop.name);
     const bool all = what == "all";
+#if !SWEEP_PERF_TUNING
+    if (what == "r3" || what == "r3-low" || what == "tune" || what == "tune-low")
+        return tuning_not_built(what.c_str());
+#else
     if (what == "r3" || what == "r3-low") {
         header(true);
         for (const int lg : sizes) tune_r3(lg, what == "r3-low", s);
@@ -155,6 +161,7 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
+#endif
     header(false);
     for (const int lg : sizes) {
         for (const bool low : {false, true}) {

@@ -23,7 +23,8 @@
 //        sweep_perf_gpu_segmented tune [log2 size = 28]
 //   tune: the by-key scan and the offsets form with several tile geometries (threads x items,
 //   with and without the look-behind) for int32/int32 and int8/int8 at mean segments 100, 1e4,
-//   1e6 and the skewed mix, against CUB: the evidence for tuning/segmented_tuning.cuh.
+//   1e6 and the skewed mix, against CUB: the evidence for tuning/segmented_tuning.cuh. Built
+//   with -DSWEEP_BUILD_TUNING=ON only.
 // After the table: the bars of issue 6 (by key vs CUB, offsets form vs by key), met or not.
 #include <cub/device/device_scan.cuh>
 #include <thrust/copy.h>
@@ -365,6 +366,9 @@ std::vector<std::string> split(const char* s) {
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "tune") == 0) {
+#if !SWEEP_PERF_TUNING
+        return tuning_not_built("tune");
+#else
         namespace cu = sweep::detail::cuda;
         const std::int64_t n = std::int64_t{1} << (argc > 2 ? std::atoi(argv[2]) : 28);
         cudaStream_t s;
@@ -386,6 +390,7 @@ int main(int argc, char** argv) {
              cu::segmented_look_behind_tuning<128, 64, 256, 5>>("int8", n, s);
         cudaStreamDestroy(s);
         return 0;
+#endif
     }
     const auto sizes = split(argc > 1 ? argv[1] : "24,28");
     const auto types = split(argc > 2 ? argv[2] : "int32,int8");

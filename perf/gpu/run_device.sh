@@ -18,7 +18,7 @@ c3=$(find / \( -path /proc -o -path /sys -o -path /tmp \) -prune -o -name Catch2
 h3=$(find / \( -path /proc -o -path /sys -o -path /tmp \) -prune -o -name catch_test_macros.hpp -print 2>/dev/null | head -1)
 echo "catch2 v3 config: ${c3:-none}; v3 header: ${h3:-none}"
 [ -n "$c3" ] && extra="-DCatch2_DIR=$(dirname "$c3")"
-cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 $extra >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSWEEP_BUILD_TUNING=ON $extra >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 cmake --build $B --target sweep_perf_gpu_scan sweep_perf_gpu_tuning -j16 >"$OUT/build_perf.log" 2>&1 || { grep -E "error" -A3 "$OUT/build_perf.log" | head -40; }
 if [ "$what" != perf ] && [ "$what" != tuning ]; then
   cmake --build $B --target $tests -j16 -- -k >"$OUT/build.log" 2>&1 || { grep -E "error" -A3 "$OUT/build.log" | head -40; }

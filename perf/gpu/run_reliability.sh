@@ -47,7 +47,7 @@ case $what in
   *) targets=$all_gpu_tests ;;
 esac
 if [ ! -f "$B/CMakeCache.txt" ]; then
-  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 \
+  cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSWEEP_BUILD_TUNING=ON >"$OUT/configure.log" 2>&1 \
     || { tail -20 "$OUT/configure.log"; exit 1; }
 fi
 ( time cmake --build "$B" --target $targets -j"$(nproc)" -- -k ) >"$OUT/build_rel.log" 2>&1
