@@ -568,7 +568,7 @@ int main(int argc, char** argv) {
 #if SWEEP_PERF_TUNING
         tuning(b, lo, hi, s);
 #else
-        return tuning_not_built("tuning");
+        return sweep_bench::tuning_not_built("tuning");
 #endif
     }
     else if (what == "exchange") exchange(b, lo, hi, s);

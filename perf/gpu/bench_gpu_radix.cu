@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
     const bool all = what == "all";
 #if !SWEEP_PERF_TUNING
     if (what == "r3" || what == "r3-low" || what == "tune" || what == "tune-low")
-        return tuning_not_built(what.c_str());
+        return sweep_bench::tuning_not_built(what.c_str());
 #else
     if (what == "r3" || what == "r3-low") {
         header(true);

@@ -367,7 +367,7 @@ std::vector<std::string> split(const char* s) {
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "tune") == 0) {
 #if !SWEEP_PERF_TUNING
-        return tuning_not_built("tune");
+        return sweep_bench::tuning_not_built("tune");
 #else
         namespace cu = sweep::detail::cuda;
         const std::int64_t n = std::int64_t{1} << (argc > 2 ? std::atoi(argv[2]) : 28);
