@@ -52,6 +52,56 @@ __device__ __forceinline__ K radix_key_from_bits(ordered_bits_t<K> u) {
     return from_ordered<K>(u);
 }
 
+/// The type a key is stored as in the kernels: the unsigned integer of its size for integer keys
+/// (signed or not), the key type itself for float and double. With radix_codec below, every
+/// integer key type of one size, in both directions, runs the same kernels: a .cu file that sorts
+/// int32 and uint32 keys ascending and descending compiles one set of kernels, not four.
+template <class K>
+using radix_stored_t = std::conditional_t<std::is_floating_point_v<K>, K, ordered_bits_t<K>>;
+
+/// How a stored key becomes the bits it is sorted by, and back: to_ordered, then an XOR with
+/// `flip`. flip is the sign bit for signed integer keys (their to_ordered, done on the unsigned
+/// type) and is inverted for a descending sort (the complement of the ordered bits sorts in the
+/// opposite order and keeps equal keys in input order). A kernel parameter: the XOR reads it
+/// from the constant bank, so it costs no register.
+template <class S>
+struct radix_codec {
+    ordered_bits_t<S> flip;
+    __device__ __forceinline__ ordered_bits_t<S> encode(S k) const {
+        return static_cast<ordered_bits_t<S>>(to_ordered(k) ^ flip);
+    }
+    __device__ __forceinline__ S decode(ordered_bits_t<S> u) const {
+        return from_ordered<S>(static_cast<ordered_bits_t<S>>(u ^ flip));
+    }
+};
+
+/// The codec of key type K stored as radix_stored_t<K>.
+template <class K>
+constexpr radix_codec<radix_stored_t<K>> radix_codec_for(bool descending) {
+    using U = ordered_bits_t<K>;
+    U flip = descending ? U(~U(0)) : U(0);
+    if constexpr (std::is_integral_v<K> && std::is_signed_v<K>)
+        flip = static_cast<U>(flip ^ U(U(1) << (8 * sizeof(K) - 1)));
+    return radix_codec<radix_stored_t<K>>{flip};
+}
+
+/// The type values are moved as: an unsigned integer of their size where that has their size and
+/// alignment (sorting moves bits only), so that values of int, float or uint32 share kernels;
+/// the value type itself otherwise.
+template <class V, bool Word = (sizeof(V) == 1 || sizeof(V) == 2 || sizeof(V) == 4 ||
+                                sizeof(V) == 8) && alignof(V) == sizeof(V)>
+struct radix_moved_value {
+    using type = V;
+};
+template <class V>
+struct radix_moved_value<V, true> {
+    using type = typename unsigned_of_size<sizeof(V)>::type;
+};
+template <>
+struct radix_moved_value<radix_no_values, true> {
+    using type = radix_no_values;
+};
+
 template <int Bits, class U>
 __device__ __forceinline__ int radix_digit(U u, int shift) {
     return static_cast<int>(static_cast<unsigned>(u >> shift) & ((1u << Bits) - 1u));

@@ -40,20 +40,19 @@ struct radix_temp_layout {
     }
 };
 
-/// Sorts keys[0, n) (and values alongside) in place, stable. Enqueued on `s`; the temporary is
-/// given back stream-ordered when this returns.
-template <class Tuning, bool Descending, class K, class V>
-void run_radix_sort(const char* name, K* keys, V* values, std::int64_t n, stream_t s,
-                    const temp_allocator& alloc) {
-    if (n < 2) return;
+/// run_radix_sort on keys stored as K (radix_stored_t) with `codec`, values moved as V
+/// (radix_moved_value): the kernels every key type of K's size (and values of V's) share.
+template <class Tuning, class K, class V>
+void run_radix_sort_stored(const char* name, K* keys, V* values, std::int64_t n, stream_t s,
+                           const temp_allocator& alloc, radix_codec<K> codec) {
     using smem = radix_smem<Tuning, K, V>;
     constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
 
     if (n <= Tuning::tile_items) {
-        const auto kernel = radix_single_tile_kernel<Tuning, Descending, K, V>;
+        const auto kernel = radix_single_tile_kernel<Tuning, K, V>;
         allow_dynamic_smem(reinterpret_cast<const void*>(kernel), static_cast<int>(smem::bytes),
                            name);
-        kernel<<<1, Tuning::threads, smem::bytes, s>>>(keys, values, static_cast<int>(n));
+        kernel<<<1, Tuning::threads, smem::bytes, s>>>(keys, values, static_cast<int>(n), codec);
         check_launch(name);
         return;
     }
@@ -74,7 +73,7 @@ void run_radix_sort(const char* name, K* keys, V* values, std::int64_t n, stream
     if constexpr (radix_has_values_v<V>) alt_values = reinterpret_cast<V*>(base + layout.values);
 
     {
-        const auto kernel = radix_histogram_kernel<Tuning, Descending, K>;
+        const auto kernel = radix_histogram_kernel<Tuning, K>;
         const std::int64_t per_chunk = std::int64_t{Tuning::hist_threads} * Tuning::hist_items;
         const std::int64_t chunks = (n + per_chunk - 1) / per_chunk;
         const std::int64_t resident =
@@ -82,7 +81,7 @@ void run_radix_sort(const char* name, K* keys, V* values, std::int64_t n, stream
         const std::int64_t grid = chunks < 2 * resident ? chunks : 2 * resident;
         const std::int64_t per_block = (chunks + grid - 1) / grid * per_chunk;
         kernel<<<static_cast<unsigned>(grid), Tuning::hist_threads, 0, s>>>(keys, n, per_block,
-                                                                              hist);
+                                                                              hist, codec);
         check_launch(name);
     }
     radix_scan_bins_kernel<Tuning::radix, passes><<<1, Tuning::radix, 0, s>>>(hist, bins, info, n);
@@ -90,12 +89,13 @@ void run_radix_sort(const char* name, K* keys, V* values, std::int64_t n, stream
 
     const radix_pass_params<K, V> p{{keys, alt_keys},
                                     {values, alt_values},
+                                    codec,
                                     n,
                                     bins,
                                     info,
                                     reinterpret_cast<std::uint64_t*>(base + layout.states),
                                     reinterpret_cast<unsigned*>(base + layout.tickets)};
-    const auto kernel = radix_onesweep_kernel<Tuning, Descending, K, V>;
+    const auto kernel = radix_onesweep_kernel<Tuning, K, V>;
     allow_dynamic_smem(reinterpret_cast<const void*>(kernel), static_cast<int>(smem::bytes), name);
     for (int pass = 0; pass < passes; ++pass) {
         kernel<<<static_cast<unsigned>(tiles), Tuning::threads, smem::bytes, s>>>(p, pass);
@@ -108,6 +108,21 @@ void run_radix_sort(const char* name, K* keys, V* values, std::int64_t n, stream
     copy<<<static_cast<unsigned>(want < resident ? want : resident), 256, 0, s>>>(
         keys, alt_keys, values, alt_values, n, info, passes);
     check_launch(name);
+}
+
+/// Sorts keys[0, n) (and values alongside) in place, stable. Enqueued on `s`; the temporary is
+/// given back stream-ordered when this returns. The keys are sorted as radix_stored_t<K> through
+/// their codec and the values moved as radix_moved_value<V>: the same bytes, which the kernels
+/// access through those types only.
+template <class Tuning, bool Descending, class K, class V>
+void run_radix_sort(const char* name, K* keys, V* values, std::int64_t n, stream_t s,
+                    const temp_allocator& alloc) {
+    if (n < 2) return;
+    using S = radix_stored_t<K>;
+    using W = typename radix_moved_value<V>::type;
+    run_radix_sort_stored<Tuning, S, W>(name, reinterpret_cast<S*>(keys),
+                                        reinterpret_cast<W*>(values), n, s, alloc,
+                                        radix_codec_for<K>(Descending));
 }
 
 }  // namespace sweep::detail::cuda

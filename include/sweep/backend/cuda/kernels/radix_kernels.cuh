@@ -35,11 +35,13 @@ inline constexpr int radix_value_shift = 48;
 inline constexpr std::uint64_t radix_value_mask = (std::uint64_t{1} << radix_value_shift) - 1;
 
 /// Where each pass reads: info[p] = -1 (skipped), 0 (the caller's buffer), 1 (the temporary);
-/// info[passes] = which buffer holds the result.
+/// info[passes] = which buffer holds the result. K: the stored key type (radix_stored_t), V: the
+/// moved value type (radix_moved_value).
 template <class K, class V>
 struct radix_pass_params {
     K* keys[2];    // [0]: the caller's range, [1]: the temporary
     V* values[2];  // null for keys only
+    radix_codec<K> codec;
     std::int64_t n;
     const std::uint64_t* bins;  // passes x radix: where each digit's keys start
     const int* info;
@@ -49,9 +51,9 @@ struct radix_pass_params {
 
 // ---- one tile ------------------------------------------------------------------------------------
 
-template <class Tuning, bool Descending, class K, class V>
+template <class Tuning, class K, class V>
 __global__ void __launch_bounds__(Tuning::threads)  // one block: no register cap
-    radix_single_tile_kernel(K* keys, V* values, int n) {
+    radix_single_tile_kernel(K* keys, V* values, int n, radix_codec<K> codec) {
     using ranker = radix_ranker<Tuning>;
     constexpr int items = Tuning::items;
     constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
@@ -59,15 +61,18 @@ __global__ void __launch_bounds__(Tuning::threads)  // one block: no register ca
     extern __shared__ __align__(16) unsigned char radix_dynamic_smem[];
     __shared__ typename ranker::block_scan::TempStorage scan_tmp;
     const radix_smem<Tuning, K, V> sm{radix_dynamic_smem};
+    // The keys as their ordered bits (codec: converted once here and once at the end).
+    using U = ordered_bits_t<K>;
+    U* const tile_keys = reinterpret_cast<U*>(sm.keys());  // K's size
 
-    K k[items];
+    U k[items];
     reg_array<V, with_values ? items : 1> v;
 #pragma unroll
     for (int j = 0; j < items; ++j) {
         const int e = ranker::element(j);
-        k[j] = K{};
+        k[j] = U{};
         if (e < n) {
-            k[j] = keys[e];
+            k[j] = codec.encode(keys[e]);
             if constexpr (with_values) v[j] = values[e];
         }
     }
@@ -76,7 +81,7 @@ __global__ void __launch_bounds__(Tuning::threads)  // one block: no register ca
         ranker::zero_hist(sm.hist());
         __syncthreads();
         unsigned rank[items];
-        ranker::template rank_in_warps<Descending>(k, n, shift, sm.hist(), rank);
+        ranker::template rank_in_warps<false>(k, n, shift, sm.hist(), rank);
         __syncthreads();
         unsigned count[ranker::dpt];
         ranker::digit_counts(sm.hist(), count);
@@ -92,7 +97,7 @@ __global__ void __launch_bounds__(Tuning::threads)  // one block: no register ca
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             if (ranker::element(j) < n) {
-                sm.keys()[rank[j]] = k[j];
+                tile_keys[rank[j]] = k[j];
                 if constexpr (with_values) sm.values()[rank[j]] = v[j];
             }
         }
@@ -101,7 +106,7 @@ __global__ void __launch_bounds__(Tuning::threads)  // one block: no register ca
         for (int j = 0; j < items; ++j) {
             const int e = ranker::element(j);
             if (e < n) {
-                k[j] = sm.keys()[e];
+                k[j] = tile_keys[e];
                 if constexpr (with_values) v[j] = sm.values()[e];
             }
         }
@@ -111,7 +116,7 @@ __global__ void __launch_bounds__(Tuning::threads)  // one block: no register ca
     for (int j = 0; j < items; ++j) {
         const int e = ranker::element(j);
         if (e < n) {
-            keys[e] = k[j];
+            keys[e] = codec.decode(k[j]);
             if constexpr (with_values) values[e] = v[j];
         }
     }
@@ -119,10 +124,10 @@ __global__ void __launch_bounds__(Tuning::threads)  // one block: no register ca
 
 // ---- histogram of every pass ---------------------------------------------------------------------
 
-template <class Tuning, bool Descending, class K>
+template <class Tuning, class K>
 __global__ void __launch_bounds__(Tuning::hist_threads)
     radix_histogram_kernel(const K* keys, std::int64_t n, std::int64_t per_block,
-                           unsigned long long* hist) {
+                           unsigned long long* hist, radix_codec<K> codec) {
     constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
     constexpr int radix = Tuning::radix;
     constexpr int threads = Tuning::hist_threads;
@@ -139,7 +144,7 @@ __global__ void __launch_bounds__(Tuning::hist_threads)
         for (int j = 0; j < items; ++j) {
             const std::int64_t i = chunk + j * threads + threadIdx.x;
             ok[j] = i < end;
-            if (ok[j]) bits[j] = radix_key_bits<Descending>(keys[i]);
+            if (ok[j]) bits[j] = codec.encode(keys[i]);
         }
 #pragma unroll
         for (int j = 0; j < items; ++j) {
@@ -196,7 +201,7 @@ __device__ __forceinline__ std::uint64_t radix_word(unsigned code, std::uint64_t
     return (std::uint64_t{code} << radix_value_shift) | value;
 }
 
-template <class Tuning, bool Descending, class K, class V>
+template <class Tuning, class K, class V>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     radix_onesweep_kernel(radix_pass_params<K, V> p, int pass) {
     using ranker = radix_ranker<Tuning>;
@@ -227,11 +232,10 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     const K* const in = src == 0 ? p.keys[0] : p.keys[1];
     K* const out = src == 0 ? p.keys[1] : p.keys[0];
 
-    // The keys go through the pass as their ordered bits (radix_key_bits: descending ones
+    // The keys go through the pass as their ordered bits (p.codec: descending ones
     // complemented), converted once at the load and back once at the store: every digit is then
-    // a shift and a mask, and the pass is the unsigned ascending one (the same code for u32 keys;
-    // signed and floating keys used to convert at every digit they took: float keys spilled at
-    // 3 blocks an SM).
+    // a shift and a mask, and the pass is the unsigned ascending one (signed and floating keys
+    // used to convert at every digit they took: float keys spilled at 3 blocks an SM).
     using U = ordered_bits_t<K>;
     U k[items];
     if constexpr (Tuning::padded_tile) {
@@ -241,13 +245,13 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         if (valid == tile_items) {
 #pragma unroll
             for (int j = 0; j < items; ++j)
-                k[j] = radix_key_bits<Descending>(tile_in[ranker::element(j)]);
+                k[j] = p.codec.encode(tile_in[ranker::element(j)]);
         } else {
             const U pad = ranker::template pad_key<false, U>();
 #pragma unroll
             for (int j = 0; j < items; ++j) {
                 const int e = ranker::element(j);
-                k[j] = e < valid ? radix_key_bits<Descending>(tile_in[e]) : pad;
+                k[j] = e < valid ? p.codec.encode(tile_in[e]) : pad;
             }
         }
     } else {
@@ -255,7 +259,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         for (int j = 0; j < items; ++j) {
             const int e = ranker::element(j);
             k[j] = U{};
-            if (e < valid) k[j] = radix_key_bits<Descending>(in[base + e]);
+            if (e < valid) k[j] = p.codec.encode(in[base + e]);
         }
     }
     unsigned rank[items];
@@ -345,7 +349,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
                 const U key = tile_keys[e];
                 const int d = radix_digit<Tuning::radix_bits>(key, shift);
                 const std::int64_t to = sm.base()[d] + e;
-                out[to] = radix_key_from_bits<Descending, K>(key);
+                out[to] = p.codec.decode(key);
                 if constexpr (with_values) vout[to] = sm.values()[e];
             }
             return;
@@ -355,7 +359,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         const U key = tile_keys[e];
         const int d = radix_digit<Tuning::radix_bits>(key, shift);
         const std::int64_t to = sm.base()[d] + e;
-        out[to] = radix_key_from_bits<Descending, K>(key);
+        out[to] = p.codec.decode(key);
         if constexpr (with_values) vout[to] = sm.values()[e];
     }
 }
