@@ -53,36 +53,45 @@ __device__ __forceinline__ K radix_key_from_bits(ordered_bits_t<K> u) {
 }
 
 /// The type a key is stored as in the kernels: the unsigned integer of its size for integer keys
-/// (signed or not), the key type itself for float and double. With radix_codec below, every
-/// integer key type of one size, in both directions, runs the same kernels: a .cu file that sorts
-/// int32 and uint32 keys ascending and descending compiles one set of kernels, not four.
+/// (signed or not), the key type itself for float and double. With radix_codec below, the integer
+/// key types of one size share two kernel sets (with and without the XOR) whatever their
+/// signedness and direction: a .cu file that sorts int32 and uint32 keys ascending and descending
+/// compiles two sets of kernels, not four.
 template <class K>
 using radix_stored_t = std::conditional_t<std::is_floating_point_v<K>, K, ordered_bits_t<K>>;
 
-/// How a stored key becomes the bits it is sorted by, and back: to_ordered, then an XOR with
-/// `flip`. flip is the sign bit for signed integer keys (their to_ordered, done on the unsigned
-/// type) and is inverted for a descending sort (the complement of the ordered bits sorts in the
-/// opposite order and keeps equal keys in input order). A kernel parameter: the XOR reads it
-/// from the constant bank, so it costs no register.
-template <class S>
+/// How a stored key becomes the bits it is sorted by, and back: to_ordered, then (Flip) an XOR
+/// with `flip`: the sign bit for signed integer keys (their to_ordered, done on the unsigned
+/// type), inverted for a descending sort (the complement of the ordered bits sorts in the
+/// opposite order and keeps equal keys in input order). A kernel parameter, read by the XOR from
+/// the constant bank (no register). Without Flip (unsigned or floating keys, ascending) there is
+/// no XOR: one more instruction per key at the load and the store cost u32 keys ~2 % on the H200
+/// (perf/results/gpu-session17-ci-radix-2026-11-27.md), so those keep kernels of their own.
+template <class S, bool Flip>
 struct radix_codec {
     ordered_bits_t<S> flip;
     __device__ __forceinline__ ordered_bits_t<S> encode(S k) const {
-        return static_cast<ordered_bits_t<S>>(to_ordered(k) ^ flip);
+        if constexpr (Flip) return static_cast<ordered_bits_t<S>>(to_ordered(k) ^ flip);
+        else return to_ordered(k);
     }
     __device__ __forceinline__ S decode(ordered_bits_t<S> u) const {
-        return from_ordered<S>(static_cast<ordered_bits_t<S>>(u ^ flip));
+        if constexpr (Flip) return from_ordered<S>(static_cast<ordered_bits_t<S>>(u ^ flip));
+        else return from_ordered<S>(u);
     }
 };
 
+/// Whether key type K sorted in this direction needs the XOR.
+template <class K, bool Descending>
+inline constexpr bool radix_flips = Descending || (std::is_integral_v<K> && std::is_signed_v<K>);
+
 /// The codec of key type K stored as radix_stored_t<K>.
-template <class K>
-constexpr radix_codec<radix_stored_t<K>> radix_codec_for(bool descending) {
+template <class K, bool Descending>
+constexpr radix_codec<radix_stored_t<K>, radix_flips<K, Descending>> radix_codec_for() {
     using U = ordered_bits_t<K>;
-    U flip = descending ? U(~U(0)) : U(0);
+    U flip = Descending ? U(~U(0)) : U(0);
     if constexpr (std::is_integral_v<K> && std::is_signed_v<K>)
         flip = static_cast<U>(flip ^ U(U(1) << (8 * sizeof(K) - 1)));
-    return radix_codec<radix_stored_t<K>>{flip};
+    return radix_codec<radix_stored_t<K>, radix_flips<K, Descending>>{flip};
 }
 
 /// The type values are moved as: an unsigned integer of their size where that has their size and

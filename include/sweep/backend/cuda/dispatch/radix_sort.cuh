@@ -42,14 +42,14 @@ struct radix_temp_layout {
 
 /// run_radix_sort on keys stored as K (radix_stored_t) with `codec`, values moved as V
 /// (radix_moved_value): the kernels every key type of K's size (and values of V's) share.
-template <class Tuning, class K, class V>
+template <class Tuning, class K, class V, bool Flip>
 void run_radix_sort_stored(const char* name, K* keys, V* values, std::int64_t n, stream_t s,
-                           const temp_allocator& alloc, radix_codec<K> codec) {
+                           const temp_allocator& alloc, radix_codec<K, Flip> codec) {
     using smem = radix_smem<Tuning, K, V>;
     constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
 
     if (n <= Tuning::tile_items) {
-        const auto kernel = radix_single_tile_kernel<Tuning, K, V>;
+        const auto kernel = radix_single_tile_kernel<Tuning, K, V, Flip>;
         allow_dynamic_smem(reinterpret_cast<const void*>(kernel), static_cast<int>(smem::bytes),
                            name);
         kernel<<<1, Tuning::threads, smem::bytes, s>>>(keys, values, static_cast<int>(n), codec);
@@ -73,7 +73,7 @@ void run_radix_sort_stored(const char* name, K* keys, V* values, std::int64_t n,
     if constexpr (radix_has_values_v<V>) alt_values = reinterpret_cast<V*>(base + layout.values);
 
     {
-        const auto kernel = radix_histogram_kernel<Tuning, K>;
+        const auto kernel = radix_histogram_kernel<Tuning, K, Flip>;
         const std::int64_t per_chunk = std::int64_t{Tuning::hist_threads} * Tuning::hist_items;
         const std::int64_t chunks = (n + per_chunk - 1) / per_chunk;
         const std::int64_t resident =
@@ -87,7 +87,7 @@ void run_radix_sort_stored(const char* name, K* keys, V* values, std::int64_t n,
     radix_scan_bins_kernel<Tuning::radix, passes><<<1, Tuning::radix, 0, s>>>(hist, bins, info, n);
     check_launch(name);
 
-    const radix_pass_params<K, V> p{{keys, alt_keys},
+    const radix_pass_params<K, V, Flip> p{{keys, alt_keys},
                                     {values, alt_values},
                                     codec,
                                     n,
@@ -95,7 +95,7 @@ void run_radix_sort_stored(const char* name, K* keys, V* values, std::int64_t n,
                                     info,
                                     reinterpret_cast<std::uint64_t*>(base + layout.states),
                                     reinterpret_cast<unsigned*>(base + layout.tickets)};
-    const auto kernel = radix_onesweep_kernel<Tuning, K, V>;
+    const auto kernel = radix_onesweep_kernel<Tuning, K, V, Flip>;
     allow_dynamic_smem(reinterpret_cast<const void*>(kernel), static_cast<int>(smem::bytes), name);
     for (int pass = 0; pass < passes; ++pass) {
         kernel<<<static_cast<unsigned>(tiles), Tuning::threads, smem::bytes, s>>>(p, pass);
@@ -120,9 +120,8 @@ void run_radix_sort(const char* name, K* keys, V* values, std::int64_t n, stream
     if (n < 2) return;
     using S = radix_stored_t<K>;
     using W = typename radix_moved_value<V>::type;
-    run_radix_sort_stored<Tuning, S, W>(name, reinterpret_cast<S*>(keys),
-                                        reinterpret_cast<W*>(values), n, s, alloc,
-                                        radix_codec_for<K>(Descending));
+    run_radix_sort_stored<Tuning>(name, reinterpret_cast<S*>(keys), reinterpret_cast<W*>(values),
+                                  n, s, alloc, radix_codec_for<K, Descending>());
 }
 
 }  // namespace sweep::detail::cuda

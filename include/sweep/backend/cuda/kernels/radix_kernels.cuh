@@ -37,11 +37,11 @@ inline constexpr std::uint64_t radix_value_mask = (std::uint64_t{1} << radix_val
 /// Where each pass reads: info[p] = -1 (skipped), 0 (the caller's buffer), 1 (the temporary);
 /// info[passes] = which buffer holds the result. K: the stored key type (radix_stored_t), V: the
 /// moved value type (radix_moved_value).
-template <class K, class V>
+template <class K, class V, bool Flip>
 struct radix_pass_params {
     K* keys[2];    // [0]: the caller's range, [1]: the temporary
     V* values[2];  // null for keys only
-    radix_codec<K> codec;
+    radix_codec<K, Flip> codec;
     std::int64_t n;
     const std::uint64_t* bins;  // passes x radix: where each digit's keys start
     const int* info;
@@ -51,9 +51,9 @@ struct radix_pass_params {
 
 // ---- one tile ------------------------------------------------------------------------------------
 
-template <class Tuning, class K, class V>
+template <class Tuning, class K, class V, bool Flip>
 __global__ void __launch_bounds__(Tuning::threads)  // one block: no register cap
-    radix_single_tile_kernel(K* keys, V* values, int n, radix_codec<K> codec) {
+    radix_single_tile_kernel(K* keys, V* values, int n, radix_codec<K, Flip> codec) {
     using ranker = radix_ranker<Tuning>;
     constexpr int items = Tuning::items;
     constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
@@ -124,10 +124,10 @@ __global__ void __launch_bounds__(Tuning::threads)  // one block: no register ca
 
 // ---- histogram of every pass ---------------------------------------------------------------------
 
-template <class Tuning, class K>
+template <class Tuning, class K, bool Flip>
 __global__ void __launch_bounds__(Tuning::hist_threads)
     radix_histogram_kernel(const K* keys, std::int64_t n, std::int64_t per_block,
-                           unsigned long long* hist, radix_codec<K> codec) {
+                           unsigned long long* hist, radix_codec<K, Flip> codec) {
     constexpr int passes = radix_pass_count<K>(Tuning::radix_bits);
     constexpr int radix = Tuning::radix;
     constexpr int threads = Tuning::hist_threads;
@@ -201,9 +201,9 @@ __device__ __forceinline__ std::uint64_t radix_word(unsigned code, std::uint64_t
     return (std::uint64_t{code} << radix_value_shift) | value;
 }
 
-template <class Tuning, class K, class V>
+template <class Tuning, class K, class V, bool Flip>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
-    radix_onesweep_kernel(radix_pass_params<K, V> p, int pass) {
+    radix_onesweep_kernel(radix_pass_params<K, V, Flip> p, int pass) {
     using ranker = radix_ranker<Tuning>;
     constexpr int items = Tuning::items;
     constexpr int radix = Tuning::radix;
