@@ -37,19 +37,14 @@ constexpr int radix_pass_count(int bits) {
     return static_cast<int>((8 * sizeof(K) + bits - 1) / bits);
 }
 
-/// The ordered bits a key is sorted by (descending: their complement).
+/// The ordered bits a key is sorted by (descending: their complement). The kernels rank keys
+/// already converted by their codec (below), i.e. ordered bits with Descending false, for which
+/// this is the identity.
 template <bool Descending, class K>
 __device__ __forceinline__ ordered_bits_t<K> radix_key_bits(K k) {
     const ordered_bits_t<K> u = to_ordered(k);
     if constexpr (Descending) return static_cast<ordered_bits_t<K>>(~u);
     else return u;
-}
-
-/// The inverse of radix_key_bits: the key whose ordered bits (descending: complemented) are u.
-template <bool Descending, class K>
-__device__ __forceinline__ K radix_key_from_bits(ordered_bits_t<K> u) {
-    if constexpr (Descending) u = static_cast<ordered_bits_t<K>>(~u);
-    return from_ordered<K>(u);
 }
 
 /// The type a key is stored as in the kernels: the unsigned integer of its size for integer keys
