@@ -19,8 +19,8 @@ scripts/configure.sh build -DSWEEP_GPU_TESTS_BUILD_ONLY=$build_only
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 # The short sanitizer pass (ASan + UBSan over test_errors and test_par_concurrency: docs/
-# reliability.md). Off by default: CI's 2 cores spend ~23 of their 30 minutes above, and the
-# sanitized build of those two tests would take most of the rest.
+# reliability.md). Off by default: CI's 2 cores spend ~28 of their 30 minutes above (1680 s on
+# the development VM in session 17), and the sanitized build of those two tests would take more.
 if [ "${SWEEP_CI_SANITIZE:-0}" = 1 ]; then
   SWEEP_JOBS=$jobs scripts/sanitize.sh short build-san-short
 fi
