@@ -5,6 +5,8 @@
 # of the machine falls on both alike (compare within one call). Session 17.
 #   NAMES="old new" ROUNDS=3 TARGET=sweep_perf_gpu_radix RUNS="u32 24,28;float 24,28" \
 #     OUT=$OUT bash perf/gpu_ab.sh
+# TARGET may name several targets (all built; RUNS run the first); AB_CMAKE_ARGS adds configure
+# arguments (e.g. -DSWEEP_BUILD_TUNING=ON).
 # Output: $OUT/ab.md, the table rows of every run, under "== round R NAME".
 set -u
 OUT=${OUT:-/tmp/out}
@@ -17,8 +19,8 @@ for t in "${names[@]}"; do
   rm -rf /tmp/src_$t && mkdir -p /tmp/src_$t && tar -xf .ab/$t.tar -C /tmp/src_$t
   ( cmake -S /tmp/src_$t -B /tmp/b_$t -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DSWEEP_PRECOMPILED_KERNELS=OFF -DSWEEP_BUILD_TESTS=OFF -DSWEEP_BUILD_EXAMPLES=OFF \
-      >"$OUT/cfg_$t.log" 2>&1 &&
-    cmake --build /tmp/b_$t -j8 --target "$target" >"$OUT/build_$t.log" 2>&1
+      ${AB_CMAKE_ARGS:-} >"$OUT/cfg_$t.log" 2>&1 &&
+    cmake --build /tmp/b_$t -j8 --target $target >"$OUT/build_$t.log" 2>&1
     echo "build $t rc=$?" ) &
 done
 wait
@@ -29,7 +31,7 @@ for ((r = 0; r < ${ROUNDS:-3}; ++r)); do
     t=${names[$(((i + r) % n))]}
     echo "== round $((r + 1)) $t" >>"$OUT/ab.md"
     for a in "${runs[@]}"; do
-      bin=$(find /tmp/b_$t -name "$target" -type f -perm -u+x | head -1)
+      bin=$(find /tmp/b_$t -name "${target%% *}" -type f -perm -u+x | head -1)
       $bin $a | grep '^| [a-z0-9]' | grep -v '^| case' >>"$OUT/ab.md"
     done
   done

@@ -1,0 +1,305 @@
+// perf/gpu/trace_compaction.cu -- where the time of copy_if's shared-memory path goes (session 18,
+// issue 4): the library's bulk agent (agent/compaction_bulk_agent.cuh) driven by kernels of this
+// file, which time each block's phases with the global timer, and variants of the load.
+//
+//   sweep_perf_gpu_trace_compaction [log2 n = 28] [kept % = 10]
+//
+// Kernels (one tile a block in ticket order, as compaction_bulk_kernel; tile states zeroed by a
+// memset before each launch, so every row pays the same):
+//   tma       the library's load: thread 0 takes the ticket and issues one cp.async.bulk of the
+//             tile (the copy engine; per SM, copies are served in the order issued)
+//   cp.async  every thread copies 16-byte pieces with cp.async.cg (LDGSTS: the requests of all
+//             blocks of an SM interleave in the memory pipeline instead of queueing by block)
+//   no-wait   tma, but the look-back does not wait: the tile publishes its count and takes 0 as
+//             its prefix (results wrong; the bound the waiting leaves)
+// Each row: median of 15 launches (events), against cub::DeviceSelect::If and a device memcpy of
+// the same bytes in the same process; then one traced launch: per-tile percentiles (us) of
+//   ticket  kernel entry -> the ticket back        load   ticket -> tile in shared memory
+//   place   load -> counts known (barrier)         wait   count announced -> prefix known
+//   store   prefix -> stores issued (barrier)      life   entry -> end
+// and the mean number of blocks alive per SM. Results of tma and cp.async are checked against
+// CUB's. SWEEP_BUILD_TUNING only.
+#include <cub/device/device_select.cuh>
+
+#include <sweep/backend/cuda/agent/compaction_bulk_agent.cuh>
+#include <sweep/backend/cuda/agent/count_prefix.cuh>
+#include <sweep/backend/cuda/tuning/compaction_tuning.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "bench_common.cuh"
+
+namespace cu = sweep::detail::cuda;
+using sweep_bench::ok;
+
+namespace {
+
+struct le_pred {
+    std::int32_t p;
+    __host__ __device__ bool operator()(std::int32_t x) const { return x <= p; }
+};
+
+using tuning = cu::default_compaction_bulk_tuning<std::int32_t>;
+using agent_t = cu::compaction_bulk_agent<tuning, const std::int32_t*, const std::int32_t*,
+                                          std::int32_t*, std::int32_t*, le_pred>;
+
+struct tile_rec {
+    unsigned long long start, ticket, loaded, placed, prefixed, end;
+    unsigned smid, pad;
+};
+
+__device__ __forceinline__ unsigned long long now_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+enum class mode { tma, cp_async, no_wait };
+
+/// Look-back that publishes the count and does not wait (mode no_wait).
+struct no_wait_prefix {
+    cu::count_tile_state state;
+    __device__ void announce(std::int64_t tile, std::int64_t aggregate) {
+        if (threadIdx.x == 0) state.publish(tile, cu::lookback::status_aggregate, aggregate);
+    }
+    __device__ void resolve(std::int64_t, std::int64_t, std::int64_t* slot) {
+        if (threadIdx.x == 0) *slot = 0;
+    }
+};
+
+template <mode M, bool Trace>
+__global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
+    trace_kernel(const agent_t::params p, const cu::count_tile_state state, unsigned int* ticket,
+                 std::int64_t tiles, tile_rec* rec) {
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    agent_t agent(p, dynamic_smem);
+    unsigned long long t_start = 0, t_ticket = 0;
+    if (Trace) t_start = now_ns();
+    if (threadIdx.x == 0) {
+        cu::bulk::init(&agent.h.bar);
+        cu::bulk::fence_init();
+        const std::int64_t order = atomicAdd(ticket, 1u);
+        if (Trace) t_ticket = now_ns();
+        if (M != mode::cp_async && agent.is_full(order)) agent.start_copy(order);
+        agent.h.order = order;
+    }
+    __syncthreads();
+    const std::int64_t tile = agent.h.order;
+    if (agent.is_full(tile)) {
+        if constexpr (M == mode::cp_async) {
+            const auto* src = reinterpret_cast<const unsigned char*>(p.in + tile * agent_t::tile_items);
+            const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(agent.data));
+            for (int i = static_cast<int>(threadIdx.x); i < agent_t::tile_bytes / 16;
+                 i += agent_t::threads)
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst + 16 * i),
+                             "l"(src + 16 * i)
+                             : "memory");
+            asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+            __syncthreads();
+        } else {
+            cu::bulk::wait(&agent.h.bar, 0);
+        }
+    } else {
+        agent.load_partial(tile);
+        __syncthreads();
+    }
+    unsigned long long t_loaded = 0, t_placed = 0, t_prefixed = 0;
+    if (Trace && threadIdx.x == 0) t_loaded = now_ns();
+
+    // agent.run_tile(tile, tile, false, prefix), its steps timed.
+    const int len = agent.tile_len(tile);
+    const int warp_kept = agent.place(len);
+    __syncthreads();
+    if (Trace && threadIdx.x == 0) t_placed = now_ns();
+    int warp_before = 0;
+    const int kept = agent.tile_counts(warp_before);
+    using prefix_t = std::conditional_t<M == mode::no_wait, no_wait_prefix,
+                                        cu::count_lookback<cu::count_tile_state>>;
+    prefix_t prefix{state};
+    if (threadIdx.x < 32) {
+        agent.announce(tile, kept, prefix);
+        prefix.resolve(tile, static_cast<std::int64_t>(kept), &agent.h.prefix);
+        if (Trace && threadIdx.x == 0) t_prefixed = now_ns();
+    }
+    __syncthreads();
+    const std::int64_t before = agent.h.prefix;
+    agent.store(tile, len, kept, warp_before, warp_kept, before, false);
+    if (threadIdx.x == 0 && tile == tiles - 1) *p.total = before + kept;
+    if constexpr (Trace) {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned smid;
+            asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+            rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_placed, t_prefixed, now_ns(), smid, 0};
+        }
+    }
+}
+
+__global__ void fill(std::int32_t* p, std::int64_t n, unsigned long long seed) {
+    for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * blockDim.x) {
+        unsigned long long x = (seed + static_cast<unsigned long long>(i)) * 0x9E3779B97F4A7C15ull;
+        x ^= x >> 31;
+        x *= 0xBF58476D1CE4E5B9ull;
+        x ^= x >> 29;
+        p[i] = static_cast<std::int32_t>(x % 100) + 1;
+    }
+}
+
+double pct(std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[static_cast<std::size_t>(q * double(v.size() - 1))];
+}
+
+struct run_ctx {
+    std::int64_t n, tiles;
+    std::int32_t *in, *out, *ref;
+    std::int64_t* total;
+    std::uint64_t* words;
+    unsigned int* ticket;
+    tile_rec* rec;
+    le_pred pred;
+    cudaStream_t s;
+};
+
+template <mode M, bool Trace>
+void launch(run_ctx& c) {
+    ok(cudaMemsetAsync(c.words, 0, static_cast<std::size_t>(c.tiles) * 8 + 16, c.s), "memset");
+    const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
+    trace_kernel<M, Trace><<<static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
+        p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
+    ok(cudaGetLastError(), "launch");
+}
+
+template <mode M>
+void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, double cub_us,
+         std::int64_t cub_kept) {
+    ok(cudaFuncSetAttribute(trace_kernel<M, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            agent_t::smem_bytes),
+       "smem");
+    ok(cudaFuncSetAttribute(trace_kernel<M, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            agent_t::smem_bytes),
+       "smem");
+    const double us = t.median_us([&] { launch<M, false>(c); }, [] {}, 15);
+    ok(cudaStreamSynchronize(c.s), "row");
+    std::int64_t kept = 0;
+    ok(cudaMemcpy(&kept, c.total, 8, cudaMemcpyDeviceToHost), "kept");
+    const char* check = "-";
+    if (M != mode::no_wait) {
+        bool same = kept == cub_kept;
+        if (same) {
+            std::vector<std::int32_t> a(static_cast<std::size_t>(kept)), b(a.size());
+            ok(cudaMemcpy(a.data(), c.out, kept * 4, cudaMemcpyDeviceToHost), "out");
+            ok(cudaMemcpy(b.data(), c.ref, kept * 4, cudaMemcpyDeviceToHost), "ref");
+            same = a == b;
+        }
+        check = same ? "ok" : "MISMATCH";
+    }
+    launch<M, true>(c);
+    ok(cudaStreamSynchronize(c.s), "trace");
+    ok(cudaGetLastError(), "trace");
+    std::vector<tile_rec> r(static_cast<std::size_t>(c.tiles));
+    ok(cudaMemcpy(r.data(), c.rec, r.size() * sizeof(tile_rec), cudaMemcpyDeviceToHost), "rec");
+    std::vector<double> tk, ld, pl, wt, st, lf;
+    unsigned long long first = ~0ull, last = 0;
+    double alive = 0;
+    unsigned sms = 0;
+    for (const auto& x : r) {
+        tk.push_back((x.ticket - x.start) / 1e3);
+        ld.push_back((x.loaded - x.ticket) / 1e3);
+        pl.push_back((x.placed - x.loaded) / 1e3);
+        wt.push_back((x.prefixed - x.placed) / 1e3);
+        st.push_back((x.end - x.prefixed) / 1e3);
+        lf.push_back((x.end - x.start) / 1e3);
+        first = std::min(first, x.start);
+        last = std::max(last, x.end);
+        alive += double(x.end - x.start);
+        sms = std::max(sms, x.smid + 1);
+    }
+    const double span = double(last - first);
+    std::printf("| %-8s | %7.1f | %5.1f%% | %5.2fx | %5s | %4.1f/%4.1f | %4.1f/%4.1f | %4.1f/%4.1f | "
+                "%4.1f/%4.1f | %4.1f/%4.1f | %4.1f/%4.1f | %4.1f |\n",
+                name, us, 100 * copy_us / us, cub_us / us, check, pct(tk, .5), pct(tk, .99),
+                pct(ld, .5), pct(ld, .99), pct(pl, .5), pct(pl, .99), pct(wt, .5), pct(wt, .99),
+                pct(st, .5), pct(st, .99), pct(lf, .5), pct(lf, .99), alive / span / sms);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#if !SWEEP_PERF_TUNING
+    (void)argc;
+    (void)argv;
+    return sweep_bench::tuning_not_built("sweep_perf_gpu_trace_compaction");
+#else
+    const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
+    const int kept_pct = argc > 2 ? std::atoi(argv[2]) : 10;
+    cudaStream_t s;
+    ok(cudaStreamCreate(&s), "stream");
+    run_ctx c{};
+    c.n = std::int64_t{1} << lg;
+    c.tiles = (c.n + agent_t::tile_items - 1) / agent_t::tile_items;
+    c.pred = le_pred{kept_pct};
+    c.s = s;
+    ok(cudaMalloc(&c.in, c.n * 4), "in");
+    ok(cudaMalloc(&c.out, c.n * 4), "out");
+    ok(cudaMalloc(&c.ref, c.n * 4), "ref");
+    ok(cudaMalloc(&c.total, 8), "total");
+    ok(cudaMalloc(&c.words, static_cast<std::size_t>(c.tiles) * 8 + 16), "words");
+    c.ticket = reinterpret_cast<unsigned int*>(c.words);
+    ok(cudaMalloc(&c.rec, static_cast<std::size_t>(c.tiles) * sizeof(tile_rec)), "rec");
+    fill<<<1024, 256, 0, s>>>(c.in, c.n, 12345);
+    int* num = nullptr;
+    ok(cudaMalloc(&num, 4), "num");
+    std::size_t temp_bytes = 0;
+    cub::DeviceSelect::If(nullptr, temp_bytes, c.in, c.ref, num, static_cast<int>(c.n), c.pred, s);
+    void* temp = nullptr;
+    ok(cudaMalloc(&temp, temp_bytes), "cub temp");
+    sweep_bench::timer t(s);
+    const double cub_us = t.median_us(
+        [&] {
+            std::size_t b = temp_bytes;
+            cub::DeviceSelect::If(temp, b, c.in, c.ref, num, static_cast<int>(c.n), c.pred, s);
+        },
+        [] {}, 15);
+    ok(cudaStreamSynchronize(s), "cub");
+    int cub_kept = 0;
+    ok(cudaMemcpy(&cub_kept, num, 4, cudaMemcpyDeviceToHost), "cub kept");
+    // The copy ceiling of the same bytes: n + kept elements read and written as a memcpy moves
+    // them (the benches' convention: bytes = (n + kept) * 4, time against a memcpy of n * 4).
+    const double memcpy_us = t.median_us(
+        [&] { ok(cudaMemcpyAsync(c.out, c.in, c.n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); },
+        [] {}, 15);
+    const double copy_us = memcpy_us * double(c.n + cub_kept) / double(2 * c.n);
+    cudaDeviceProp prop{};
+    ok(cudaGetDeviceProperties(&prop, 0), "props");
+    std::printf("device: %s, %d SMs; int32 2^%d, %d %% kept (%d), tile %lld x int32, %d threads, "
+                "%d B shared a block\n",
+                prop.name, prop.multiProcessorCount, lg, kept_pct, cub_kept,
+                static_cast<long long>(agent_t::tile_items), agent_t::threads, agent_t::smem_bytes);
+    std::printf("memcpy of n int32: %.1f us; cub::DeviceSelect::If: %.1f us (%.1f%% of copy)\n\n",
+                memcpy_us, cub_us, 100 * copy_us / cub_us);
+    std::printf("| kernel   | us      | %%copy  | vs cub | check | ticket p50/99 | load p50/99 | "
+                "place p50/99 | wait p50/99 | store p50/99 | life p50/99 | alive/SM |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
+    row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);
+    row<mode::no_wait>("no-wait", c, t, copy_us, cub_us, cub_kept);
+    row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
+    cudaFree(temp);
+    cudaFree(num);
+    cudaFree(c.rec);
+    cudaFree(c.words);
+    cudaFree(c.total);
+    cudaFree(c.ref);
+    cudaFree(c.out);
+    cudaFree(c.in);
+    cudaStreamDestroy(s);
+    return 0;
+#endif
+}
