@@ -18,9 +18,12 @@
 //   place   load -> counts known (barrier)         wait   count announced -> prefix known
 //   store   prefix -> stores issued (barrier)      life   entry -> end
 // and the mean number of blocks alive per SM. Results of tma and cp.async are checked against
-// CUB's. SWEEP_BUILD_TUNING only.
+// CUB's. Two more rows, untraced: "tma+sync" (the tma launch and a cudaStreamSynchronize in the
+// timed interval: what waiting for the call costs) and "library" (sweep::copy_if itself, which
+// returns the count and so waits). SWEEP_BUILD_TUNING only.
 #include <cub/device/device_select.cuh>
 
+#include <sweep/copy_if.hpp>
 #include <sweep/backend/cuda/agent/compaction_bulk_agent.cuh>
 #include <sweep/backend/cuda/agent/count_prefix.cuh>
 #include <sweep/backend/cuda/tuning/compaction_tuning.cuh>
@@ -291,6 +294,20 @@ int main(int argc, char** argv) {
     row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);
     row<mode::no_wait>("no-wait", c, t, copy_us, cub_us, cub_kept);
     row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
+    const double sync_us = t.median_us(
+        [&] {
+            launch<mode::tma, false>(c);
+            ok(cudaStreamSynchronize(s), "sync");
+        },
+        [] {}, 15);
+    std::int64_t lib_kept = 0;
+    const double lib_us = t.median_us(
+        [&] { lib_kept = sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred) - c.out; },
+        [] {}, 15);
+    std::printf("| tma+sync | %7.1f | %5.1f%% | %5.2fx |\n", sync_us, 100 * copy_us / sync_us,
+                cub_us / sync_us);
+    std::printf("| library  | %7.1f | %5.1f%% | %5.2fx | %5s |\n", lib_us, 100 * copy_us / lib_us,
+                cub_us / lib_us, lib_kept == cub_kept ? "ok" : "MISMATCH");
     cudaFree(temp);
     cudaFree(num);
     cudaFree(c.rec);
