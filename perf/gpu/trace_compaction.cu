@@ -15,7 +15,8 @@
 // Each row: median of 15 launches (events), against cub::DeviceSelect::If and a device memcpy of
 // the same bytes in the same process; then one traced launch: per-tile percentiles (us) of
 //   ticket  kernel entry -> the ticket back        load   ticket -> tile in shared memory
-//   place   load -> counts known (barrier)         wait   count announced -> prefix known
+//   count   load -> counts known (barrier)         wait   count announced -> prefix known
+//                                                  (warp 0's placement included)
 //   store   prefix -> stores issued (barrier)      life   entry -> end
 // and the mean number of blocks alive per SM. Results of tma and cp.async are checked against
 // CUB's. Two more rows, untraced: "tma+sync" (the tma launch and a cudaStreamSynchronize in the
@@ -115,7 +116,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
 
     // agent.run_tile(tile, tile, false, prefix), its steps timed.
     const int len = agent.tile_len(tile);
-    const int warp_kept = agent.place(len);
+    agent.count(len);
     __syncthreads();
     if (Trace && threadIdx.x == 0) t_placed = now_ns();
     int warp_before = 0;
@@ -123,8 +124,9 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     using prefix_t = std::conditional_t<M == mode::no_wait, no_wait_prefix,
                                         cu::count_lookback<cu::count_tile_state>>;
     prefix_t prefix{state};
+    if (threadIdx.x < 32) agent.announce(tile, kept, prefix);
+    const int warp_kept = agent.place(len);
     if (threadIdx.x < 32) {
-        agent.announce(tile, kept, prefix);
         prefix.resolve(tile, static_cast<std::int64_t>(kept), &agent.h.prefix);
         if (Trace && threadIdx.x == 0) t_prefixed = now_ns();
     }
@@ -288,7 +290,7 @@ int main(int argc, char** argv) {
     std::printf("memcpy of n int32: %.1f us; cub::DeviceSelect::If: %.1f us (%.1f%% of copy)\n\n",
                 memcpy_us, cub_us, 100 * copy_us / cub_us);
     std::printf("| kernel   | us      | %%copy  | vs cub | check | ticket p50/99 | load p50/99 | "
-                "place p50/99 | wait p50/99 | store p50/99 | life p50/99 | alive/SM |\n"
+                "count p50/99 | wait p50/99 | store p50/99 | life p50/99 | alive/SM |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
     row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);

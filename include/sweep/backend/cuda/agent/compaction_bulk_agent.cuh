@@ -13,26 +13,33 @@
 // 8 for 8-byte values); lane l reads word l of each row, so the reads are conflict-free and a
 // row's elements are in lane order.
 //
-//   place   per round: read the round's words (registers), predicate, one ballot per word element
-//           gives every element its rank among the round's kept ones; __syncwarp; write the round
-//           back permuted in place. Split (partition_copy, in place): kept elements in order at
-//           the round's start, the rejected ones in order after them; only the round itself is
-//           written, and it has been read entirely. Not split (copy_if): kept elements packed
-//           after the warp's kept ones of the earlier rounds, at the warp's start; a slot (the
-//           warp's kept elements before the element) is never past the element's own index, so
-//           only this round and earlier ones are written. Consecutive kept elements of a row
-//           land in consecutive slots (no bank conflicts).
-//   count   round counts -> warp counts -> tile count (barrier)
-//   prefix  warp 0 publishes the count and looks back (count_prefix.cuh), as the register agent
+//   count   per round: read the round's words, apply the predicate; lane counts -> warp counts
+//           (one warp reduction) -> tile count (barrier)
+//   announce warp 0 publishes the tile's count (count_prefix.cuh) before anything is placed, so
+//           that successors waiting on this tile see it a placement earlier
+//   place   per round: read the round's words (registers), the predicate again, one ballot per
+//           word element gives every element its rank among the round's kept ones; __syncwarp;
+//           write the round back permuted in place. Split (partition_copy, in place): kept
+//           elements in order at the round's start, the rejected ones in order after them; only
+//           the round itself is written, and it has been read entirely. Not split (copy_if): kept
+//           elements packed after the warp's kept ones of the earlier rounds, at the warp's
+//           start; a slot (the warp's kept elements before the element) is never past the
+//           element's own index, so only this round and earlier ones are written. Consecutive
+//           kept elements of a row land in consecutive slots (no bank conflicts).
+//   prefix  warp 0, after its own placement, looks back (the wait for the predecessors' counts
+//           overlaps every warp's placement)
 //   store   split: each warp stores its rounds, the kept run of round r to out_true at (tile
 //           prefix + kept before the round), the rejected run to out_false likewise. Not split:
 //           each warp stores its one packed kept run, 128 elements a step, so that the work
 //           follows the kept count rather than the tile size. Consecutive lanes, consecutive
 //           addresses.
+// The predicate is applied twice to each element (count, place); like the standard's, it must
+// give the same result for the same value (equality-preserving): the placement follows the second
+// application and the tile's position the first.
 // Stable: rounds, rows, lanes and word elements are walked in input order.
 //
-// run_tile does the whole tile; its steps (place, tile_counts, announce, store) are members of
-// their own.
+// run_tile does the whole tile; its steps (count, tile_counts, announce, place, store) are members
+// of their own.
 #pragma once
 
 #include <cstdint>
@@ -156,58 +163,115 @@ struct compaction_bulk_agent {
     __device__ std::int64_t run_tile(std::int64_t tile, std::int64_t order, bool mirror,
                                      Prefix& prefix) {
         const int len = tile_len(tile);
-        const int warp_kept = place(len);
+        count(len);
         __syncthreads();
         int warp_before = 0;
         const int kept = tile_counts(warp_before);
 
-        // ---- the tile's prefix: warp 0 publishes its count and looks back ------------------------
+        // ---- the tile's prefix: warp 0 publishes its count, places, then looks back ------------
+        // The count goes out before the placement (count: predicates only), so that successors
+        // waiting on this tile see it a placement earlier; every warp places while warp 0 waits.
         const int counted = mirror ? len - kept : kept;
-        if (warp == 0) {
-            announce(order, counted, prefix);
-            prefix.resolve(order, static_cast<std::int64_t>(counted), &h.prefix);
-        }
+        if (warp == 0) announce(order, counted, prefix);
+        const int warp_kept = place(len);
+        if (warp == 0) prefix.resolve(order, static_cast<std::int64_t>(counted), &h.prefix);
         __syncthreads();
         const std::int64_t before = h.prefix;  // kept before the tile, or rejected after it
         store(tile, len, kept, warp_before, warp_kept, before, mirror);
         return before + counted;
     }
 
-    /// Place: this warp's rounds of the tile (len valid elements) permuted in place; lane 0 writes
-    /// the warp's count (and, split, the round counts) to the header. Returns the warp's kept
-    /// count.
-    __device__ int place(int len) {
-        const bool full = len == tile_items;
-        const bool split = p.split;
-        const unsigned lanes_before = (1u << lane) - 1u;
-        auto* s = reinterpret_cast<value_type*>(data);
+    /// Count: this warp's kept elements of the tile (len valid elements), the predicate applied
+    /// to each (place applies it again: API.md names no number of applications, and the
+    /// standard's execution-policy overloads promise O(n)); lane 0 writes the warp's count to the
+    /// header.
+    __device__ void count(int len) {
+        const int c = len == tile_items ? count_rounds<true>(len) : count_rounds<false>(len);
+        if (lane == 0) h.warp_counts[warp] = c;
+    }
 
-        // ---- place: each round permuted in place, kept first --------------------------------
-        // split: kept then rejected in each round's own slots. Not split (copy_if): the kept
-        // ones packed at the warp's start, after the warp's kept ones so far; an element's slot,
-        // the warp's kept elements before it, is at most its own index, so every slot written
-        // lies in this round (read entirely, before the __syncwarp) or in an earlier one.
-        int warp_kept = 0;
-        value_type* const warp_s = s + warp * warp_items;
-#pragma unroll 1
-        for (int r = 0; r < rounds; ++r) {
-            const int round_first = warp * warp_items + r * round_items;  // tile index
-            if (round_first >= len) break;  // the last tile: nothing here or after (the store
-                                            // loop stops at the same round)
-            const auto* words =
-                reinterpret_cast<const word_t*>(data + warp * warp_bytes + r * round_bytes);
+    template <bool Full>
+    __device__ __forceinline__ int count_rounds(int len) {
+        const int my_rounds = rounds_holding(len);
+        int mine = 0;  // this lane's kept elements
+#pragma unroll 4
+        for (int r = 0; r < my_rounds; ++r) {
             word_t w[rows];
-#pragma unroll
-            for (int c = 0; c < rows; ++c) w[c] = words[c * warp_threads + lane];
-            // Element (c, e) of this lane is round index (c * 32 + lane) * per_word + e.
-            const int mine_left = len - round_first - lane * per_word;  // only c = 0's offset
-            bool f[rows][per_word];  // kept (predicates, not bits packed and unpacked again)
+            read_round(r, w);
+            const int mine_left = len - (warp * warp_items + r * round_items) - lane * per_word;
 #pragma unroll
             for (int c = 0; c < rows; ++c)
 #pragma unroll
                 for (int e = 0; e < per_word; ++e)
-                    f[c][e] = (full || c * warp_threads * per_word + e < mine_left) &&
-                              static_cast<bool>(pred(element(w[c], e)));
+                    mine += ((Full || c * warp_threads * per_word + e < mine_left) &&
+                             static_cast<bool>(pred(element(w[c], e))))
+                                ? 1
+                                : 0;
+        }
+        return __reduce_add_sync(full_mask, static_cast<unsigned>(mine));
+    }
+
+    /// Rounds of this warp that hold valid elements (all of them in a full tile; the store loop
+    /// of the last tile stops at the same round).
+    __device__ __forceinline__ int rounds_holding(int len) const {
+        const int left = len - warp * warp_items;
+        return left <= 0 ? 0 : left >= warp_items ? rounds : (left + round_items - 1) / round_items;
+    }
+
+    /// Place: this warp's rounds of the tile (len valid elements) permuted in place; lane 0 writes
+    /// (split) the round counts to the header. Returns the warp's kept count. The two run-time
+    /// choices (a full tile or the last one; split or not) are taken once, outside the round
+    /// loop, so that each of the four loops carries no test it does not need.
+    __device__ int place(int len) {
+        if (len == tile_items)
+            return p.split ? place_rounds<true, true>(len) : place_rounds<true, false>(len);
+        return p.split ? place_rounds<false, true>(len) : place_rounds<false, false>(len);
+    }
+
+    /// This lane's words of round r of this warp (rows words, lane l reading word l of each row).
+    __device__ __forceinline__ void read_round(int r, word_t (&w)[rows]) const {
+        const auto* words =
+            reinterpret_cast<const word_t*>(data + warp * warp_bytes + r * round_bytes) + lane;
+#pragma unroll
+        for (int c = 0; c < rows; ++c) w[c] = words[c * warp_threads];
+    }
+
+    /// The round loop of place. Split: kept then rejected in each round's own slots. Not split
+    /// (copy_if): the kept ones packed at the warp's start, after the warp's kept ones so far; an
+    /// element's slot, the warp's kept elements before it, is at most its own index, so every
+    /// slot written lies in this round (read entirely, before the __syncwarp) or in an earlier
+    /// one. Either way no write of round r touches round r + 1, so the next round's words are
+    /// read before this round's writes (one round of shared-memory latency hidden).
+    template <bool Full, bool Split>
+    __device__ __forceinline__ int place_rounds(int len) {
+        const unsigned lanes_before = (1u << lane) - 1u;
+        auto* s = reinterpret_cast<value_type*>(data);
+        value_type* const warp_s = s + warp * warp_items;
+        const int my_rounds = Full ? rounds : rounds_holding(len);
+        int warp_kept = 0;
+        word_t w[rows];
+        if (my_rounds > 0) read_round(0, w);
+#pragma unroll 1
+        for (int r = 0; r < my_rounds; ++r) {
+            const int round_first = warp * warp_items + r * round_items;  // tile index
+            // Element (c, e) of this lane is round index (c * 32 + lane) * per_word + e.
+            bool f[rows][per_word];  // kept (predicates, not bits packed and unpacked again)
+#pragma unroll
+            for (int c = 0; c < rows; ++c)
+#pragma unroll
+                for (int e = 0; e < per_word; ++e) {
+                    if constexpr (Full) {
+                        f[c][e] = static_cast<bool>(pred(element(w[c], e)));
+                    } else {
+                        const int mine_left = len - round_first - lane * per_word;
+                        f[c][e] = c * warp_threads * per_word + e < mine_left &&
+                                  static_cast<bool>(pred(element(w[c], e)));
+                    }
+                }
+            word_t v[rows];  // this round's words, kept for the writes below
+#pragma unroll
+            for (int c = 0; c < rows; ++c) v[c] = w[c];
+            if (r + 1 < my_rounds) read_round(r + 1, w);
             int before[rows];  // kept of this round before this lane's word of row c
             int round_kept = 0;
 #pragma unroll
@@ -223,7 +287,7 @@ struct compaction_bulk_agent {
                 round_kept += all;
             }
             __syncwarp();  // every lane has read the round before any lane writes into it
-            value_type* const out = split ? s + round_first : warp_s + warp_kept;
+            value_type* const out = Split ? s + round_first : warp_s + warp_kept;
 #pragma unroll
             for (int c = 0; c < rows; ++c) {
                 int rank = before[c];
@@ -231,24 +295,23 @@ struct compaction_bulk_agent {
                 for (int e = 0; e < per_word; ++e) {
                     const int i = (c * warp_threads + lane) * per_word + e;  // round index
                     if (f[c][e]) {
-                        out[rank] = element(w[c], e);
+                        out[rank] = element(v[c], e);
                         ++rank;
-                    } else if (split) {
+                    } else if constexpr (Split) {
                         // Past the end: index i >= valid elements, so its slot is past every
                         // real rejected one's and never stored.
-                        out[round_kept + i - rank] = element(w[c], e);
+                        out[round_kept + i - rank] = element(v[c], e);
                     }
                 }
             }
-            if (split && lane == 0)
+            if (Split && lane == 0)
                 h.round_counts[warp][r] = static_cast<unsigned short>(round_kept);
             warp_kept += round_kept;
         }
-        if (lane == 0) h.warp_counts[warp] = warp_kept;
         return warp_kept;
     }
 
-    /// After the barrier that follows place: the tile's kept count, and the kept count of the
+    /// After the barrier that follows count: the tile's kept count, and the kept count of the
     /// warps before this one (warp_before).
     __device__ int tile_counts(int& warp_before) const {
         int kept = 0;
