@@ -518,12 +518,12 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         tune_one<compaction_tuning<128, 32, 10>>("128 x 32, 10 (default)", b, lg, s, copy_us);
         tune_one<compaction_tuning<128, 32, 8>>("128 x 32, 8", b, lg, s, copy_us);
         using sweep::detail::cuda::compaction_bulk_tuning;
-        tune_bulk<compaction_bulk_tuning<128, 24576, 8>>("bulk 128 x 24K, 8 (default)", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<128, 24576, 8>>("bulk 128 x 24K, 8", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<128, 16384, 12>>("bulk 128 x 16K, 12", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 40960, 5>>("bulk 256 x 40K, 5", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 24576, 8>>("bulk 256 x 24K, 8", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 32768, 6>>("bulk 256 x 32K, 6", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<256, 49152, 4>>("bulk 256 x 48K, 4", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 49152, 4>>("bulk 256 x 48K, 4 (default)", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<384, 49152, 4>>("bulk 384 x 48K, 4", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<128, 32768, 6>>("bulk 128 x 32K, 6", b, lg, s, copy_us);
     }

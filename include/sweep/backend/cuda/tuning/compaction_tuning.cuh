@@ -69,13 +69,16 @@ struct default_compaction_bulk_tuning_for {
 };
 // 1-byte values: 16 elements a lane and round; capped at 40 registers ptxas spilled 32 bytes
 // (sm_90, CUDA 13.0), at 48 (10 blocks an SM) it does not.
-// 4-byte values: 24 KB tiles (8 blocks an SM by the cap, 9 by shared memory): fewer tiles, fewer
-// look-back waits per byte. copy_if int32 50% at 2^28 642 us vs 688 for 16 KB, 2^26 174 vs 190,
-// 2^24 59.0 vs 62.7; 256 x 32 KB was 652 / 179 / 63.3, 8 KB tiles 862 / 233 / 75.8
-// (perf/results/gpu-session5-compaction-tune-2026-11-21.md). ncu at 2^26 (16 KB tiles): 42% of
-// the stall cycles were warps waiting at a barrier while warp 0 looked back.
+// 4-byte values: 256 threads x 48 KB tiles, 4 blocks an SM (session 18). Since the tile's count
+// is published before the placement (agent/compaction_bulk_agent.cuh), the larger tile wins
+// everywhere copy_if was measured: int32 at 2^24, 10/50/90 % kept, 41.6/49.8/57.2 us against
+// 45.7/50.9/61.5 for 128 x 24 KB (CUB 44.9/51.3/64.1), at 2^28 50 % 550.5 against 568.0 us;
+// stable_partition's pass within 2 % either way (perf/results/gpu-session18-compaction-
+// 2026-11-27.md). Before that change 128 x 24 KB was the default: 24 KB tiles beat 16 KB (copy_if
+// 50 % at 2^28 642 vs 688 us; gpu-session5-compaction-tune-2026-11-21.md), and the 48 KB tiles
+// lost at 2^24 50 % (gpu-session16-compaction-tuning-2026-11-27.md).
 template <> struct default_compaction_bulk_tuning_for<4> {
-    using type = compaction_bulk_tuning<128, 24 * 1024, 8>;
+    using type = compaction_bulk_tuning<256, 48 * 1024, 4>;
 };
 template <> struct default_compaction_bulk_tuning_for<1> {
     using type = compaction_bulk_tuning<128, 16 * 1024, 10>;
