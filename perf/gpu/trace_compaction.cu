@@ -20,16 +20,21 @@
 //   store   prefix -> stores issued (barrier)      life   entry -> end
 // and the mean number of blocks alive per SM. Results of tma and cp.async are checked against
 // CUB's. Two more rows, untraced: "tma+sync" (the tma launch and a cudaStreamSynchronize in the
-// timed interval: what waiting for the call costs) and "library" (sweep::copy_if itself, which
-// returns the count and so waits). SWEEP_BUILD_TUNING only.
+// timed interval: what waiting for the call costs), "direct" (the dispatch layer's run_compaction,
+// as the bench's tuning rows call it) and "library" (sweep::copy_if itself, compiled here; it
+// returns the count and so waits); then the host time of one device-accessibility check of a
+// pointer (cudaPointerGetAttributes), which each call makes for its input and its output.
+// SWEEP_BUILD_TUNING only.
 #include <cub/device/device_select.cuh>
 
 #include <sweep/copy_if.hpp>
 #include <sweep/backend/cuda/agent/compaction_bulk_agent.cuh>
+#include <sweep/backend/cuda/dispatch/compaction.cuh>
 #include <sweep/backend/cuda/agent/count_prefix.cuh>
 #include <sweep/backend/cuda/tuning/compaction_tuning.cuh>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -306,10 +311,35 @@ int main(int argc, char** argv) {
     const double lib_us = t.median_us(
         [&] { lib_kept = sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred) - c.out; },
         [] {}, 15);
+    std::int64_t direct_kept = 0;
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const double direct_us = t.median_us(
+        [&] {
+            const std::int32_t* in = c.in;
+            direct_kept = cu::run_compaction<cu::default_compaction_tuning<std::int32_t>>(
+                "copy_if", in, in, true, c.out, c.out, false, false, c.n, c.pred, s, alloc);
+        },
+        [] {}, 15);
+    constexpr int checks = 2000;
+    const auto t0 = std::chrono::steady_clock::now();
+    int accessible = 0;
+    for (int i = 0; i < checks; ++i)
+        accessible += cu::is_device_accessible(i % 2 ? static_cast<const void*>(c.in)
+                                                     : static_cast<const void*>(c.out));
+    const double check_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+        checks;
     std::printf("| tma+sync | %7.1f | %5.1f%% | %5.2fx |\n", sync_us, 100 * copy_us / sync_us,
                 cub_us / sync_us);
+    std::printf("| direct   | %7.1f | %5.1f%% | %5.2fx | %5s |\n", direct_us,
+                100 * copy_us / direct_us, cub_us / direct_us,
+                direct_kept == cub_kept ? "ok" : "MISMATCH");
+
     std::printf("| library  | %7.1f | %5.1f%% | %5.2fx | %5s |\n", lib_us, 100 * copy_us / lib_us,
                 cub_us / lib_us, lib_kept == cub_kept ? "ok" : "MISMATCH");
+    std::printf("\none device-accessibility check (cudaPointerGetAttributes): %.2f us on the host "
+                "(%d of %d accessible)\n",
+                check_us, accessible, checks);
     cudaFree(temp);
     cudaFree(num);
     cudaFree(c.rec);
