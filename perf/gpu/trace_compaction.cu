@@ -7,11 +7,13 @@
 // Kernels (one tile a block in ticket order, as compaction_bulk_kernel; tile states zeroed by a
 // memset before each launch, so every row pays the same):
 //   tma       the library's load: thread 0 takes the ticket and issues one cp.async.bulk of the
-//             tile (the copy engine; per SM, copies are served in the order issued)
+//             tile (the copy engine)
 //   cp.async  every thread copies 16-byte pieces with cp.async.cg (LDGSTS: the requests of all
-//             blocks of an SM interleave in the memory pipeline instead of queueing by block)
+//             blocks of an SM interleave in the memory pipeline; asks whether the copy engine's
+//             order makes the stragglers. Measured: no, the same or 1-2 % slower)
 //   no-wait   tma, but the look-back does not wait: the tile publishes its count and takes 0 as
-//             its prefix (results wrong; the bound the waiting leaves)
+//             its prefix (results wrong). Meant as the bound the waiting leaves, it is not one:
+//             every tile then stores at the same addresses, and it runs slower than tma
 // Each row: median of 15 launches (events), against cub::DeviceSelect::If and a device memcpy of
 // the same bytes in the same process; then one traced launch: per-tile percentiles (us) of
 //   ticket  kernel entry -> the ticket back        load   ticket -> tile in shared memory
@@ -57,7 +59,7 @@ using agent_t = cu::compaction_bulk_agent<tuning, const std::int32_t*, const std
                                           std::int32_t*, std::int32_t*, le_pred>;
 
 struct tile_rec {
-    unsigned long long start, ticket, loaded, placed, prefixed, end;
+    unsigned long long start, ticket, loaded, counted, prefixed, end;
     unsigned smid, pad;
 };
 
@@ -116,14 +118,14 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
         agent.load_partial(tile);
         __syncthreads();
     }
-    unsigned long long t_loaded = 0, t_placed = 0, t_prefixed = 0;
+    unsigned long long t_loaded = 0, t_counted = 0, t_prefixed = 0;
     if (Trace && threadIdx.x == 0) t_loaded = now_ns();
 
     // agent.run_tile(tile, tile, false, prefix), its steps timed.
     const int len = agent.tile_len(tile);
     agent.count(len);
     __syncthreads();
-    if (Trace && threadIdx.x == 0) t_placed = now_ns();
+    if (Trace && threadIdx.x == 0) t_counted = now_ns();
     int warp_before = 0;
     const int kept = agent.tile_counts(warp_before);
     using prefix_t = std::conditional_t<M == mode::no_wait, no_wait_prefix,
@@ -144,7 +146,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
         if (threadIdx.x == 0) {
             unsigned smid;
             asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-            rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_placed, t_prefixed, now_ns(), smid, 0};
+            rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_counted, t_prefixed, now_ns(), smid, 0};
         }
     }
 }
@@ -221,8 +223,8 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
     for (const auto& x : r) {
         tk.push_back((x.ticket - x.start) / 1e3);
         ld.push_back((x.loaded - x.ticket) / 1e3);
-        pl.push_back((x.placed - x.loaded) / 1e3);
-        wt.push_back((x.prefixed - x.placed) / 1e3);
+        pl.push_back((x.counted - x.loaded) / 1e3);
+        wt.push_back((x.prefixed - x.counted) / 1e3);
         st.push_back((x.end - x.prefixed) / 1e3);
         lf.push_back((x.end - x.start) / 1e3);
         first = std::min(first, x.start);
