@@ -35,9 +35,12 @@ const char* path_name(cu::compaction_path p) {
 }
 
 template <class T>
+using bulk_agent_of = cu::compaction_bulk_agent<cu::default_compaction_bulk_tuning<T>, const T*,
+                                                const T*, T*, T*, keep_percent>;
+
+template <class T>
 std::int64_t compaction_bulk_tile_of() {
-    return cu::compaction_bulk_agent<cu::default_compaction_bulk_tuning<T>, const T*, const T*, T*,
-                                     T*, keep_percent>::tile_items;
+    return bulk_agent_of<T>::tile_items;
 }
 
 template <class T>
@@ -45,7 +48,7 @@ std::vector<std::int64_t> path_sizes() {
     const std::int64_t rt = compaction_tile_of<T>();  // the register tile
     const std::int64_t bt = compaction_bulk_tile_of<T>();
     const std::int64_t round = 512 / static_cast<std::int64_t>(sizeof(T));
-    const std::int64_t warp = bt / 4;  // a warp's segment (128 threads)
+    const std::int64_t warp = bulk_agent_of<T>::warp_items;  // a warp's segment of the bulk tile
     std::vector<std::int64_t> s;
     for (const std::int64_t n :
          {std::int64_t{1}, std::int64_t{31}, 4 * rt, 4 * rt + 1, bt - 1, bt, bt + 1, 5 * bt - 1,
@@ -212,6 +215,39 @@ TEST_CASE("gpu compaction paths: the in-place pass runs mirrored when few are ke
         } else {
             CHECK(same_bits(r.data(), want_t.data(), static_cast<std::size_t>(k)));
             CHECK(same_bits(t.data(), want_f.data(), static_cast<std::size_t>(n - k)));
+        }
+    }
+}
+
+TEST_CASE("gpu compaction paths: partition_copy of 4-byte values on either side of the size where "
+          "it moves to the shared-memory path",
+          "[gpu][compaction][paths]") {
+    // The public call (compaction_path::automatic): below partition_copy_bulk_min_n the register
+    // path, from it on the shared-memory path (dispatch/compaction.cuh), both against seq.
+    auto g = sweep_test::rng(110);
+    for (const std::int64_t n : {cu::partition_copy_bulk_min_n - 1, cu::partition_copy_bulk_min_n,
+                                 cu::partition_copy_bulk_min_n + 3 * 4096 + 7}) {
+        if (n > max_test_size()) {
+            WARN("skipped: SWEEP_TEST_MAX_N is below " << n);
+            continue;
+        }
+        const auto h = random_inputs<std::int32_t>(n, g);
+        for (const unsigned pct : {10u, 50u}) {
+            INFO("n = " << n << ", keep " << pct << " %");
+            const keep_percent pred{pct};
+            std::vector<std::int32_t> want_t(h.size()), want_f(h.size());
+            const auto [et, ef] = sweep::partition_copy(sweep::seq, h.begin(), h.end(),
+                                                        want_t.begin(), want_f.begin(), pred);
+            const std::int64_t k = et - want_t.begin();
+            REQUIRE(ef - want_f.begin() == n - k);
+            device_vector<std::int32_t> in(h), out_t(h.size() + 33), out_f(h.size() + 33);
+            const auto [gt, gf] = sweep::partition_copy(sweep::gpu, in.data(), in.data() + n,
+                                                        out_t.data(), out_f.data(), pred);
+            REQUIRE(gt - out_t.data() == k);
+            REQUIRE(gf - out_f.data() == n - k);
+            const auto got_t = out_t.download();
+            const auto got_f = out_f.download();
+            check_split(got_t, got_f, want_t, want_f, n, k);
         }
     }
 }
