@@ -1,12 +1,14 @@
-// perf/gpu/bench_common.cuh -- what the GPU benchmarks share: the CUDA error check and the
-// event timer (method: shared/ANCHORS.md and docs/performance.md -- 3 warm-up calls, then the
-// median of `reps` calls, each timed alone with CUDA events on one stream).
+// perf/gpu/bench_common.cuh -- what the GPU benchmarks share: the CUDA error check, the event
+// timer (method: shared/ANCHORS.md and docs/performance.md -- 3 warm-up calls, then the median of
+// `reps` calls, each timed alone with CUDA events on one stream), the input generators' mix and
+// the device's global timer.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <concepts>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -74,5 +76,20 @@ struct timer {
         return median_us(f, [] {}, reps);
     }
 };
+
+/// A 64-bit finalizer (SplitMix64's, without its increment): the benches fill their inputs on the
+/// device with mix(seed + i), so that every run of a bench sees the same data.
+__host__ __device__ inline std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/// The device's global timer, in nanoseconds (comparable across SMs, unlike clock64).
+__device__ __forceinline__ unsigned long long globaltimer_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 }  // namespace sweep_bench

@@ -49,12 +49,7 @@ namespace {
 
 using sweep_bench::ok;
 using sweep_bench::timer;
-
-__device__ std::uint64_t mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+using sweep_bench::mix;
 
 __global__ void fill(std::int32_t* p, std::int64_t n, std::uint64_t seed) {
     for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;

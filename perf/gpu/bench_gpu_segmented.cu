@@ -49,12 +49,7 @@ namespace {
 
 using sweep_bench::ok;
 using sweep_bench::timer;
-
-__host__ __device__ std::uint64_t mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+using sweep_bench::mix;
 
 template <class T>
 __global__ void fill_values(T* p, std::int64_t n, std::uint64_t seed) {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.cuh"
+
 namespace cu = sweep::detail::cuda;
 
 namespace {
@@ -118,11 +120,6 @@ struct tile_times {
     unsigned long long start, loaded, published, prefixed, end;
 };
 
-__device__ __forceinline__ unsigned long long now_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 template <class Agent, int Mode, class State>
 __global__ void __launch_bounds__(Agent::threads)
@@ -131,7 +128,7 @@ __global__ void __launch_bounds__(Agent::threads)
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     using acc_t = typename Agent::acc_type;
     Agent agent(p, dynamic_smem);
-    const unsigned long long t0 = now_ns();
+    const unsigned long long t0 = sweep_bench::globaltimer_ns();
     cu::wait_for_reset();
     if (threadIdx.x == 0) {
         cu::bulk::init(&agent.h.bar);
@@ -150,7 +147,7 @@ __global__ void __launch_bounds__(Agent::threads)
     }
     if (threadIdx.x == 0) {
         rec[tile].start = t0;
-        rec[tile].loaded = now_ns();
+        rec[tile].loaded = sweep_bench::globaltimer_ns();
     }
     cu::lookback_prefix<false, 0, 1, acc_t, typename Agent::op_type, State> inner{
         state, cu::maybe<acc_t>(), p.op, &agent.h.tile_prefix};
@@ -159,19 +156,19 @@ __global__ void __launch_bounds__(Agent::threads)
         const State& st;
         tile_times* r;
         __device__ cu::maybe<acc_t> operator()(std::int64_t t, const acc_t& agg) {
-            if (threadIdx.x == 0) r[t].published = now_ns();
+            if (threadIdx.x == 0) r[t].published = sweep_bench::globaltimer_ns();
             cu::maybe<acc_t> out;
             if constexpr (Mode == 0) out = in(t, agg);
             if constexpr (Mode == 2) {
                 if (threadIdx.x == 0) st.publish(t, cu::lookback::status_aggregate, agg);
             }
-            if (threadIdx.x == 0) r[t].prefixed = now_ns();
+            if (threadIdx.x == 0) r[t].prefixed = sweep_bench::globaltimer_ns();
             return out;
         }
     } prefix{inner, state, rec};
     agent.run_tile(tile, prefix);
     __syncthreads();
-    if (threadIdx.x == 0) rec[tile].end = now_ns();
+    if (threadIdx.x == 0) rec[tile].end = sweep_bench::globaltimer_ns();
     cu::lookback::leave_clean(cleanup);
 }
 

@@ -11,21 +11,23 @@
 //   cp.async  every thread copies 16-byte pieces with cp.async.cg (LDGSTS: the requests of all
 //             blocks of an SM interleave in the memory pipeline; asks whether the copy engine's
 //             order makes the stragglers. Measured: no, the same or 1-2 % slower)
-//   no-wait   tma, but the look-back does not wait: the tile publishes its count and takes 0 as
-//             its prefix (results wrong). Meant as the bound the waiting leaves, it is not one:
-//             every tile then stores at the same addresses, and it runs slower than tma
+// (Session 18 also had a "no-wait" row, the look-back not waiting and every tile taking prefix 0;
+// meant as the bound the waiting leaves, it was not one: every tile then stores at the same
+// addresses, and it ran slower than tma. Removed.)
 // Each row: median of 15 launches (events), against cub::DeviceSelect::If and a device memcpy of
 // the same bytes in the same process; then one traced launch: per-tile percentiles (us) of
 //   ticket  kernel entry -> the ticket back        load   ticket -> tile in shared memory
 //   count   load -> counts known (barrier)         wait   count announced -> prefix known
 //                                                  (warp 0's placement included)
 //   store   prefix -> stores issued (barrier)      life   entry -> end
-// and the mean number of blocks alive per SM. Results of tma and cp.async are checked against
-// CUB's. Two more rows, untraced: "tma+sync" (the tma launch and a cudaStreamSynchronize in the
-// timed interval: what waiting for the call costs), "direct" (the dispatch layer's run_compaction,
-// as the bench's tuning rows call it) and "library" (sweep::copy_if itself, compiled here; it
-// returns the count and so waits); then the host time of one device-accessibility check of a
-// pointer (cudaPointerGetAttributes), which each call makes for its input and its output.
+// and the mean number of blocks alive per SM. Every row's result is checked against CUB's. Two
+// more rows, untraced: "tma+sync" (the tma launch and a cudaStreamSynchronize in the timed
+// interval: what waiting for the call costs), "direct" (the dispatch layer's run_compaction, as the
+// bench's tuning rows call it) and "library" (sweep::copy_if itself, compiled here; it returns the
+// count and so waits); then the host time of one device-accessibility check of a pointer
+// (cudaPointerGetAttributes), which each call makes for its input and its output.
+// The kernel repeats compaction_bulk_agent::run_tile's steps, with timestamps between them: a
+// change to run_tile must be made here too.
 // SWEEP_BUILD_TUNING only.
 #include <cub/device/device_select.cuh>
 
@@ -63,24 +65,9 @@ struct tile_rec {
     unsigned smid, pad;
 };
 
-__device__ __forceinline__ unsigned long long now_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
+using sweep_bench::globaltimer_ns;
 
-enum class mode { tma, cp_async, no_wait };
-
-/// Look-back that publishes the count and does not wait (mode no_wait).
-struct no_wait_prefix {
-    cu::count_tile_state state;
-    __device__ void announce(std::int64_t tile, std::int64_t aggregate) {
-        if (threadIdx.x == 0) state.publish(tile, cu::lookback::status_aggregate, aggregate);
-    }
-    __device__ void resolve(std::int64_t, std::int64_t, std::int64_t* slot) {
-        if (threadIdx.x == 0) *slot = 0;
-    }
-};
+enum class mode { tma, cp_async };
 
 template <mode M, bool Trace>
 __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
@@ -89,12 +76,12 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     agent_t agent(p, dynamic_smem);
     unsigned long long t_start = 0, t_ticket = 0;
-    if (Trace) t_start = now_ns();
+    if (Trace) t_start = globaltimer_ns();
     if (threadIdx.x == 0) {
         cu::bulk::init(&agent.h.bar);
         cu::bulk::fence_init();
         const std::int64_t order = atomicAdd(ticket, 1u);
-        if (Trace) t_ticket = now_ns();
+        if (Trace) t_ticket = globaltimer_ns();
         if (M != mode::cp_async && agent.is_full(order)) agent.start_copy(order);
         agent.h.order = order;
     }
@@ -119,23 +106,21 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
         __syncthreads();
     }
     unsigned long long t_loaded = 0, t_counted = 0, t_prefixed = 0;
-    if (Trace && threadIdx.x == 0) t_loaded = now_ns();
+    if (Trace && threadIdx.x == 0) t_loaded = globaltimer_ns();
 
     // agent.run_tile(tile, tile, false, prefix), its steps timed.
     const int len = agent.tile_len(tile);
     agent.count(len);
     __syncthreads();
-    if (Trace && threadIdx.x == 0) t_counted = now_ns();
+    if (Trace && threadIdx.x == 0) t_counted = globaltimer_ns();
     int warp_before = 0;
     const int kept = agent.tile_counts(warp_before);
-    using prefix_t = std::conditional_t<M == mode::no_wait, no_wait_prefix,
-                                        cu::count_lookback<cu::count_tile_state>>;
-    prefix_t prefix{state};
+    cu::count_lookback<cu::count_tile_state> prefix{state, false};
     if (threadIdx.x < 32) agent.announce(tile, kept, prefix);
     const int warp_kept = agent.place(len);
     if (threadIdx.x < 32) {
         prefix.resolve(tile, static_cast<std::int64_t>(kept), &agent.h.prefix);
-        if (Trace && threadIdx.x == 0) t_prefixed = now_ns();
+        if (Trace && threadIdx.x == 0) t_prefixed = globaltimer_ns();
     }
     __syncthreads();
     const std::int64_t before = agent.h.prefix;
@@ -146,20 +131,16 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
         if (threadIdx.x == 0) {
             unsigned smid;
             asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-            rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_counted, t_prefixed, now_ns(), smid, 0};
+            rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_counted, t_prefixed, globaltimer_ns(), smid, 0};
         }
     }
 }
 
-__global__ void fill(std::int32_t* p, std::int64_t n, unsigned long long seed) {
+/// The compaction bench's input: 1..100, so that `x <= k` keeps k %.
+__global__ void fill(std::int32_t* p, std::int64_t n, std::uint64_t seed) {
     for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
-         i += std::int64_t{gridDim.x} * blockDim.x) {
-        unsigned long long x = (seed + static_cast<unsigned long long>(i)) * 0x9E3779B97F4A7C15ull;
-        x ^= x >> 31;
-        x *= 0xBF58476D1CE4E5B9ull;
-        x ^= x >> 29;
-        p[i] = static_cast<std::int32_t>(x % 100) + 1;
-    }
+         i += std::int64_t{gridDim.x} * blockDim.x)
+        p[i] = static_cast<std::int32_t>(sweep_bench::mix(seed + i) % 100) + 1;
 }
 
 double pct(std::vector<double> v, double q) {
@@ -200,17 +181,14 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
     ok(cudaStreamSynchronize(c.s), "row");
     std::int64_t kept = 0;
     ok(cudaMemcpy(&kept, c.total, 8, cudaMemcpyDeviceToHost), "kept");
-    const char* check = "-";
-    if (M != mode::no_wait) {
-        bool same = kept == cub_kept;
-        if (same) {
-            std::vector<std::int32_t> a(static_cast<std::size_t>(kept)), b(a.size());
-            ok(cudaMemcpy(a.data(), c.out, kept * 4, cudaMemcpyDeviceToHost), "out");
-            ok(cudaMemcpy(b.data(), c.ref, kept * 4, cudaMemcpyDeviceToHost), "ref");
-            same = a == b;
-        }
-        check = same ? "ok" : "MISMATCH";
+    bool same = kept == cub_kept;
+    if (same) {
+        std::vector<std::int32_t> a(static_cast<std::size_t>(kept)), b(a.size());
+        ok(cudaMemcpy(a.data(), c.out, kept * 4, cudaMemcpyDeviceToHost), "out");
+        ok(cudaMemcpy(b.data(), c.ref, kept * 4, cudaMemcpyDeviceToHost), "ref");
+        same = a == b;
     }
+    const char* check = same ? "ok" : "MISMATCH";
     launch<M, true>(c);
     ok(cudaStreamSynchronize(c.s), "trace");
     ok(cudaGetLastError(), "trace");
@@ -301,7 +279,6 @@ int main(int argc, char** argv) {
                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
     row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);
-    row<mode::no_wait>("no-wait", c, t, copy_us, cub_us, cub_kept);
     row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
     const double sync_us = t.median_us(
         [&] {

@@ -222,11 +222,11 @@ TEST_CASE("gpu compaction paths: the in-place pass runs mirrored when few are ke
 TEST_CASE("gpu compaction paths: partition_copy of 4-byte values on either side of the size where "
           "it moves to the shared-memory path",
           "[gpu][compaction][paths]") {
-    // The public call (compaction_path::automatic): below partition_copy_bulk_min_n the register
-    // path, from it on the shared-memory path (dispatch/compaction.cuh), both against seq.
+    // The public call (compaction_path::automatic): below partition_copy_bulk_min_n<4> the register
+    // path, from it on the shared-memory path (tuning/compaction_tuning.cuh), both against seq.
     auto g = sweep_test::rng(110);
-    for (const std::int64_t n : {cu::partition_copy_bulk_min_n - 1, cu::partition_copy_bulk_min_n,
-                                 cu::partition_copy_bulk_min_n + 3 * 4096 + 7}) {
+    constexpr std::int64_t from = cu::partition_copy_bulk_min_n<4>;
+    for (const std::int64_t n : {from - 1, from, from + 3 * 4096 + 7}) {
         if (n > max_test_size()) {
             WARN("skipped: SWEEP_TEST_MAX_N is below " << n);
             continue;

@@ -53,10 +53,6 @@ bool compaction_aligned(T it, std::size_t alignment) {
 /// cannot). registers: the register path always.
 enum class compaction_path { automatic, registers, bulk };
 
-/// partition_copy of 4-byte values takes the shared-memory path from this many elements on
-/// (automatic; run_compaction says why).
-inline constexpr std::int64_t partition_copy_bulk_min_n = std::int64_t{1} << 26;
-
 template <class BulkTuning, class In, class Stencil, class OutT, class OutF, class Pred>
 constexpr bool compaction_bulk_eligible() {
     if constexpr (std::is_void_v<BulkTuning>) {
@@ -96,19 +92,14 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     bool use_bulk = false;
     if constexpr (compaction_bulk_eligible<BulkTuning, In, Stencil, OutT, OutF, Pred>()) {
         using bulk_agent = compaction_bulk_agent<BulkTuning, In, Stencil, OutT, OutF, Pred>;
-        // automatic: copy_if and the in-place pass take the shared-memory path. partition_copy
-        // (split, not fenced) takes the register path, which measured faster for it (H200, 2^28
-        // int32: 838-855 us against 929-946 us, 10/50/90% kept, session 4;
-        // perf/results/gpu-session4-compaction-2026-11-21.md), except for 4-byte values from
-        // partition_copy_bulk_min_n on: since the count pass (session 18) the shared-memory path
-        // is 3-4 % faster there at 2^26 and 5-6 % at 2^28, and 2-5 % slower at 2^24 with 10 or
-        // 50 % kept (gpu-session18-compaction-2026-11-27.md, calls 6 and 11).
+        // automatic: copy_if and the in-place pass take the shared-memory path; partition_copy
+        // (split, not fenced) from its size on (tuning/compaction_tuning.cuh says why).
         const bool partition_copy_form = split && !fenced;
         const bool wanted =
             path == compaction_path::bulk ||
             (path == compaction_path::automatic &&
              (!partition_copy_form ||
-              (sizeof(compaction_value_t<In>) == 4 && n >= partition_copy_bulk_min_n)));
+              n >= partition_copy_bulk_min_n<sizeof(compaction_value_t<In>)>));
         use_bulk = !single && wanted && stencil_is_input && compaction_aligned(in, 16) &&
                    device_has_bulk_copy(name);
         if (use_bulk) tiles = (n + bulk_agent::tile_items - 1) / bulk_agent::tile_items;

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 
 namespace sweep::detail::cuda {
 
@@ -86,5 +88,18 @@ template <> struct default_compaction_bulk_tuning_for<1> {
 
 template <class T>
 using default_compaction_bulk_tuning = typename default_compaction_bulk_tuning_for<sizeof(T)>::type;
+
+/// partition_copy (out of place) takes the shared-memory path from this many elements of a
+/// Size-byte value on, the register path below (dispatch/compaction.cuh, compaction_path::
+/// automatic; copy_if and the in-place pass take the shared-memory path at every size). Before the
+/// count pass the register path was faster for it at 2^28 (int32 838-855 us against 929-946 us,
+/// 10/50/90 % kept; perf/results/gpu-session4-compaction-2026-11-21.md). Since then, for 4-byte
+/// values, the shared-memory path is 3-4 % faster at 2^26 and 5-6 % at 2^28, and 2-5 % slower at
+/// 2^24 with 10 or 50 % kept (gpu-session18-compaction-2026-11-27.md, calls 6 and 11). Other sizes
+/// are not measured: the register path.
+template <std::size_t Size>
+inline constexpr std::int64_t partition_copy_bulk_min_n = std::numeric_limits<std::int64_t>::max();
+template <>
+inline constexpr std::int64_t partition_copy_bulk_min_n<4> = std::int64_t{1} << 26;
 
 }  // namespace sweep::detail::cuda
