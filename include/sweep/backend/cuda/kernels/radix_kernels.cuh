@@ -29,6 +29,17 @@
 #include <sweep/backend/cuda/agent/warp_ops.cuh>
 #include <sweep/backend/cuda/lookback/tile_state.cuh>
 
+// Trace points of the Onesweep pass (perf/gpu/trace_radix.cu defines them before including this
+// header to time each block's phases; nothing otherwise). Every thread of the block calls
+// SWEEP_RADIX_TRACE_POINT(point, pass, tile) at the same places (tile: -1 before the ticket is
+// known); SWEEP_RADIX_TRACE_WALK(loads) is called by each look-back thread with the words it
+// read.
+#ifndef SWEEP_RADIX_TRACE_POINT
+#define SWEEP_RADIX_TRACE_POINT(point, pass, tile) ((void)0)
+#define SWEEP_RADIX_TRACE_WALK(loads) ((void)0)
+#define SWEEP_RADIX_TRACE_END() ((void)0)
+#endif
+
 namespace sweep::detail::cuda {
 
 inline constexpr int radix_value_shift = 48;
@@ -217,12 +228,14 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
     // The pass's source and the tile's ticket are two independent L2 round trips: both are
     // issued before either is waited on, and the zeroing overlaps them (R3; before, the ticket
     // waited for the test of src). A trivial pass takes tickets too: nobody reads them.
+    SWEEP_RADIX_TRACE_POINT(0, pass, -1);
     const int src = __ldg(p.info + pass);  // written by the bins kernel, read-only here
     if (threadIdx.x == 0) s_tile = atomicAdd(p.tickets + pass, 1u);
     ranker::zero_hist(sm.hist());
     __syncthreads();
     if (src < 0) return;  // a trivial pass: every key has the same digit (uniform: all return)
     const std::int64_t tile = s_tile;
+    SWEEP_RADIX_TRACE_POINT(1, pass, tile);
     const std::int64_t base = tile * tile_items;
     const int valid = p.n - base < tile_items ? static_cast<int>(p.n - base)
                                               : static_cast<int>(tile_items);
@@ -281,6 +294,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         // Counts first (one shared atomic per key), published before the ranking.
         ranker::template warp_histogram<false>(k, valid, shift, sm.hist());
         __syncthreads();
+        SWEEP_RADIX_TRACE_POINT(2, pass, tile);
         ranker::digit_counts(sm.hist(), count);
         publish();
         ranker::digit_starts(scan_tmp, count, first, sm.start());
@@ -288,6 +302,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         __syncthreads();
         ranker::template places_in_tile<false>(k, valid, shift, sm.hist(), rank);
         __syncthreads();  // the counters are read: the keys may overlay them
+        SWEEP_RADIX_TRACE_POINT(3, pass, tile);
     } else {
         ranker::template rank_in_warps<false>(k, valid, shift, sm.hist(), rank);
         __syncthreads();
@@ -312,6 +327,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         }
     }
 
+    SWEEP_RADIX_TRACE_POINT(4, pass, tile);
     // Look back, digit-parallel: the keys of digit d before this tile, over all earlier tiles.
 #pragma unroll
     for (int i = 0; i < ranker::dpt; ++i) {
@@ -319,18 +335,51 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         if (d < radix) {
             std::uint64_t before = 0;
             if (tile > 0) {
+                [[maybe_unused]] int loads = 0;
                 std::int64_t t = tile - 1;
-                for (;;) {
-                    const std::uint64_t w = lookback::load_relaxed(p.states + t * radix + d);
-                    const unsigned code = static_cast<unsigned>(w >> radix_value_shift);
-                    if (code == 2 * epoch) {
-                        before += w & radix_value_mask;
-                        --t;  // an aggregate: keep going (tile 0 always publishes a prefix)
-                    } else if (code == 2 * epoch + 1) {
-                        before += w & radix_value_mask;
-                        break;
+                if constexpr (Tuning::lookback_window > 1) {
+                    // Window: the words of tiles t, t-1, .., t-W+1 read at once (independent
+                    // loads, one L2 round trip), then taken in order: aggregates are added and
+                    // passed, a prefix ends the walk, a word not yet published ends the window
+                    // (the next one starts at it). The same words are summed as one at a time.
+                    constexpr int W = Tuning::lookback_window;
+                    for (;;) {
+                        std::uint64_t w[W];
+#pragma unroll
+                        for (int k = 0; k < W; ++k)
+                            w[k] = t - k >= 0 ? lookback::load_relaxed(p.states + (t - k) * radix + d)
+                                              : 0;
+                        loads += W;
+                        int k = 0;
+                        bool done = false;
+#pragma unroll
+                        for (int j = 0; j < W; ++j) {
+                            if (k != j) continue;  // stopped at an earlier word
+                            const unsigned code = static_cast<unsigned>(w[j] >> radix_value_shift);
+                            if (code == 2 * epoch || code == 2 * epoch + 1) {
+                                before += w[j] & radix_value_mask;
+                                done = code == 2 * epoch + 1;
+                                k = done ? W + 1 : j + 1;
+                            }
+                        }
+                        if (done) break;
+                        t -= k;  // k words taken (tile 0 always publishes a prefix: t >= 0)
+                    }
+                } else {
+                    for (;;) {
+                        const std::uint64_t w = lookback::load_relaxed(p.states + t * radix + d);
+                        ++loads;
+                        const unsigned code = static_cast<unsigned>(w >> radix_value_shift);
+                        if (code == 2 * epoch) {
+                            before += w & radix_value_mask;
+                            --t;  // an aggregate: keep going (tile 0 always publishes a prefix)
+                        } else if (code == 2 * epoch + 1) {
+                            before += w & radix_value_mask;
+                            break;
+                        }
                     }
                 }
+                SWEEP_RADIX_TRACE_WALK(loads);
                 lookback::store_relaxed(my_words + d, radix_word(2 * epoch + 1, before + count[i]));
             }
             sm.base()[d] = static_cast<std::int64_t>(p.bins[pass * radix + d] + before) -
@@ -338,6 +387,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         }
     }
     __syncthreads();
+    SWEEP_RADIX_TRACE_POINT(5, pass, tile);
 
     V* const vout = src == 0 ? p.values[1] : p.values[0];
     if constexpr (Tuning::unrolled_scatter) {
@@ -352,6 +402,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
                 out[to] = p.codec.decode(key);
                 if constexpr (with_values) vout[to] = sm.values()[e];
             }
+            SWEEP_RADIX_TRACE_END();
             return;
         }
     }
@@ -362,6 +413,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         out[to] = p.codec.decode(key);
         if constexpr (with_values) vout[to] = sm.values()[e];
     }
+    SWEEP_RADIX_TRACE_END();
 }
 
 // ---- the result back into the caller's range -----------------------------------------------------

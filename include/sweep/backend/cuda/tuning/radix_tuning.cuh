@@ -38,6 +38,11 @@ inline constexpr int radix_padded_tile = 8;
 inline constexpr int radix_pred_ballot = 16;
 /// Every flag: v7 + padded tile + predicate ballots.
 inline constexpr int radix_lean_variants = 31;
+/// Session 19 (perf/gpu/trace_radix.cu):
+///   radix_lookback_window   each look-back step reads the words of 4 earlier tiles at once
+///                           (one L2 round trip) instead of one, and takes them in order.
+inline constexpr int radix_lookback_window = 32;
+inline constexpr int radix_known_variants = 63;
 
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
@@ -56,7 +61,7 @@ struct radix_tuning {
     static constexpr int min_blocks = MinBlocks;
     static constexpr int hist_threads = HistThreads;
     static constexpr int hist_items = HistItems;
-    static_assert((Variant & ~radix_lean_variants) == 0, "unknown radix variant flag");
+    static_assert((Variant & ~radix_known_variants) == 0, "unknown radix variant flag");
     static_assert((Variant & radix_padded_tile) == 0 || (Variant & radix_early_counts) != 0,
                   "radix_padded_tile is implemented on the early-counts path only");
     static constexpr int variant = Variant;
@@ -65,6 +70,8 @@ struct radix_tuning {
     static constexpr bool early_counts = (Variant & radix_early_counts) != 0;
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
     static constexpr bool padded_tile = (Variant & radix_padded_tile) != 0;
+    /// Look-back words read per step (kernels/radix_kernels.cuh).
+    static constexpr int lookback_window = (Variant & radix_lookback_window) != 0 ? 4 : 1;
     /// Register-tight shapes (3 or more blocks per SM) of the padded variants: the ranking
     /// recomputes the digits instead of letting the compiler keep the histogram step's
     /// (radix_agent.cuh, fresh_digit_of): no spills at 384 x 16, 384 x 19 (u32 keys), 384 x 16

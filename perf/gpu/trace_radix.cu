@@ -1,0 +1,219 @@
+// perf/gpu/trace_radix.cu -- where the time of the GPU radix sort's Onesweep passes goes (session
+// 19, issue 5): the library's kernels (kernels/radix_kernels.cuh), compiled here with its trace
+// points defined, so that every block stamps its phases with the global timer.
+//
+//   sweep_perf_gpu_trace_radix [log2 n = 28] [keys = u32 | u64] [low = 0 | 1]
+//
+// Rows: the default shape and ranking variant of the key type, and the same with the look-back
+// window (radix_lookback_window: 4 words a step). Each: the median of 15 sorts (events; the trace
+// points cost a few instructions and one barrier a block), against cub::DeviceRadixSort::SortKeys
+// and a device memcpy of the keys in the same process, and the result checked against CUB's; then
+// one traced sort: per pass, its span (first block's entry to last block's end) and per-tile
+// percentiles (us) of
+//   ticket  entry -> ticket known (barrier)    count  -> warp histograms done (barrier)
+//   rank    -> places in the tile (barrier)    local  -> keys in shared memory (thread 0)
+//   wait    -> every digit's prefix (barrier)  store  -> scatter issued (barrier)
+//   life    entry -> end
+// with the mean number of blocks alive per SM and the mean look-back words read per digit. The
+// rest of the sort's time (memset, histogram, bins, copy back) is the sort's time less the spans.
+// SWEEP_BUILD_TUNING only.
+#include "bench_common.cuh"
+
+#include <cstdint>
+
+namespace trace_radix {
+struct tile_rec {
+    unsigned long long t[7];
+    unsigned smid, loads;
+};
+__device__ tile_rec* g_rec = nullptr;  // null: not recording
+__device__ long long g_tiles = 0;
+__shared__ unsigned long long s_entry;
+__shared__ unsigned s_loads;
+__shared__ tile_rec* s_rec;
+
+__device__ __forceinline__ unsigned smid() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+    return r;
+}
+
+__device__ __forceinline__ void point(int pt, int pass, long long tile) {
+    if (threadIdx.x != 0) return;
+    const unsigned long long now = sweep_bench::globaltimer_ns();
+    if (pt == 0) {
+        s_entry = now;
+        s_loads = 0;
+        s_rec = nullptr;
+        return;
+    }
+    if (pt == 1 && g_rec != nullptr) {
+        s_rec = g_rec + pass * g_tiles + tile;
+        s_rec->t[0] = s_entry;
+        s_rec->smid = smid();
+    }
+    if (s_rec != nullptr) s_rec->t[pt] = now;
+}
+
+__device__ __forceinline__ void end() {
+    __syncthreads();
+    if (threadIdx.x == 0 && s_rec != nullptr) {
+        s_rec->t[6] = sweep_bench::globaltimer_ns();
+        s_rec->loads = s_loads;
+    }
+}
+}  // namespace trace_radix
+
+#define SWEEP_RADIX_TRACE_POINT(pt, pass, tile) trace_radix::point(pt, pass, tile)
+#define SWEEP_RADIX_TRACE_WALK(loads) atomicAdd(&trace_radix::s_loads, static_cast<unsigned>(loads))
+#define SWEEP_RADIX_TRACE_END() trace_radix::end()
+
+#include "bench_gpu_radix_common.cuh"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace sweep_radix_bench;
+
+namespace {
+
+template <class Tuning, class K>
+void sort(buffers<K, K>& b, cudaStream_t s) {
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    cu::run_radix_sort<Tuning, false>("radix_sort", b.keys,
+                                      static_cast<cu::radix_no_values*>(nullptr), b.n, s, alloc);
+}
+
+double pct(std::vector<double> v, double q) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[static_cast<std::size_t>(q * double(v.size() - 1))];
+}
+
+template <class Tuning, class K>
+void row(const char* name, buffers<K, K>& b, timer& t, cudaStream_t s, double cub_us,
+         double copy_us, int sms) {
+    const std::int64_t n = b.n;
+    const double us = t.median_us([&] { sort<Tuning>(b, s); }, [&] { b.reset(s); }, 15);
+    b.reset(s);
+    sort<Tuning>(b, s);
+    ok(cudaStreamSynchronize(s), "sort");
+    const bool check = same(b.keys, b.ref, n);
+    std::printf("\n### %s: %d x %d x %d, %d blocks/SM, v%d\n\n", name, Tuning::radix_bits,
+                Tuning::threads, Tuning::items, Tuning::min_blocks, Tuning::variant);
+    std::printf("sort %.1f us (%.2f Gkeys/s), CUB %.1f us: %.3fx CUB; memcpy of the keys %.1f us; "
+                "check %s\n\n",
+                us, gkeys(n, us), cub_us, cub_us / us, copy_us, check ? "ok" : "MISMATCH");
+
+    // One traced sort.
+    constexpr int passes = cu::radix_pass_count<K>(Tuning::radix_bits);
+    const long long tiles = (n + Tuning::tile_items - 1) / Tuning::tile_items;
+    trace_radix::tile_rec* rec = nullptr;
+    const std::size_t bytes = sizeof(trace_radix::tile_rec) * passes * tiles;
+    ok(cudaMalloc(&rec, bytes), "malloc rec");
+    ok(cudaMemset(rec, 0, bytes), "memset rec");
+    ok(cudaMemcpyToSymbol(trace_radix::g_rec, &rec, sizeof(rec)), "symbol");
+    ok(cudaMemcpyToSymbol(trace_radix::g_tiles, &tiles, sizeof(tiles)), "symbol");
+    b.reset(s);
+    cudaEvent_t e0, e1;
+    ok(cudaEventCreate(&e0), "event");
+    ok(cudaEventCreate(&e1), "event");
+    ok(cudaEventRecord(e0, s), "record");
+    sort<Tuning>(b, s);
+    ok(cudaEventRecord(e1, s), "record");
+    ok(cudaStreamSynchronize(s), "traced sort");
+    float traced_ms = 0;
+    ok(cudaEventElapsedTime(&traced_ms, e0, e1), "elapsed");
+    trace_radix::tile_rec* none = nullptr;
+    ok(cudaMemcpyToSymbol(trace_radix::g_rec, &none, sizeof(none)), "symbol");
+    std::vector<trace_radix::tile_rec> h(static_cast<std::size_t>(passes * tiles));
+    ok(cudaMemcpy(h.data(), rec, bytes, cudaMemcpyDeviceToHost), "D2H rec");
+    cudaFree(rec);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+
+    std::printf("traced sort %.1f us; per pass (us; p50 / p90 per tile):\n\n", 1000.0 * traced_ms);
+    std::printf("| pass | span | ticket | count | rank | local | wait | store | life | blocks "
+                "alive/SM | words/digit |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    double spans = 0;
+    for (int p = 0; p < passes; ++p) {
+        std::vector<double> ph[7];
+        unsigned long long first = ~0ull, last = 0;
+        double life_sum = 0, loads = 0;
+        long long seen = 0;
+        for (long long i = 0; i < tiles; ++i) {
+            const auto& r = h[static_cast<std::size_t>(p * tiles + i)];
+            if (r.t[6] == 0) continue;  // a skipped pass, or not recorded
+            ++seen;
+            first = std::min(first, r.t[0]);
+            last = std::max(last, r.t[6]);
+            for (int k = 1; k < 7; ++k) ph[k - 1].push_back(1e-3 * double(r.t[k] - r.t[k - 1]));
+            ph[6].push_back(1e-3 * double(r.t[6] - r.t[0]));
+            life_sum += 1e-3 * double(r.t[6] - r.t[0]);
+            loads += r.loads;
+        }
+        if (seen == 0) {
+            std::printf("| %d | skipped | | | | | | | | | |\n", p);
+            continue;
+        }
+        const double span = 1e-3 * double(last - first);
+        spans += span;
+        std::printf("| %d | %.1f |", p, span);
+        for (int k = 0; k < 7; ++k) std::printf(" %.2f / %.2f |", pct(ph[k], 0.5), pct(ph[k], 0.9));
+        std::printf(" %.2f | %.2f |\n", life_sum / (span * sms),
+                    loads / (double(seen - 1) * Tuning::radix));
+    }
+    std::printf("\npasses %.1f us of %.1f; the rest (memset, histogram, bins, copy back) %.1f us\n",
+                spans, 1000.0 * traced_ms, 1000.0 * traced_ms - spans);
+    std::fflush(stdout);
+}
+
+template <class K>
+void run(int lg, bool low) {
+    cudaStream_t s;
+    ok(cudaStreamCreate(&s), "stream");
+    int dev = 0, sms = 0;
+    ok(cudaGetDevice(&dev), "device");
+    ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "attr");
+    const std::int64_t n = std::int64_t{1} << lg;
+    buffers<K, K> b(n, false);
+    fill_keys<K><<<1024, 256, 0, s>>>(b.pristine, n, 0x1234 + lg, low);
+    ok(cudaStreamSynchronize(s), "fill");
+    timer t(s);
+    // The reference: CUB's result.
+    bool unused = false;
+    const double cub_us = cub_sort_us<K, K, false>(b, t, s, [&] { b.reset(s); }, unused);
+    {
+        cub::DoubleBuffer<K> dk(b.keys, b.keys2);
+        b.reset(s);
+        cub::DeviceRadixSort::SortKeys(b.cub_temp, b.cub_bytes, dk, n, 0, int(8 * sizeof(K)), s);
+        ok(cudaMemcpyAsync(b.ref, dk.Current(), n * sizeof(K), cudaMemcpyDeviceToDevice, s), "ref");
+        ok(cudaStreamSynchronize(s), "ref");
+    }
+    const double copy_us = t.median_us([&] {
+        ok(cudaMemcpyAsync(b.keys2, b.pristine, n * sizeof(K), cudaMemcpyDeviceToDevice, s), "copy");
+    });
+    std::printf("## %s keys, 2^%d, %s\n", sizeof(K) == 4 ? "u32" : "u64", lg,
+                low ? "low entropy" : "uniform");
+    using D = cu::default_radix_tuning<K, cu::radix_no_values>;
+    using W = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, D::hist_threads,
+                               D::hist_items, D::variant | cu::radix_lookback_window>;
+    row<D, K>("default", b, t, s, cub_us, copy_us, sms);
+    row<W, K>("look-back window 4", b, t, s, cub_us, copy_us, sms);
+    ok(cudaStreamDestroy(s), "stream");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
+    const bool u64 = argc > 2 && std::strcmp(argv[2], "u64") == 0;
+    const bool low = argc > 3 && std::atoi(argv[3]) != 0;
+    if (u64) run<std::uint64_t>(lg, low);
+    else run<std::uint32_t>(lg, low);
+    return 0;
+}
