@@ -143,8 +143,11 @@ __global__ void __launch_bounds__(Tuning::hist_threads)
     constexpr int radix = Tuning::radix;
     constexpr int threads = Tuning::hist_threads;
     constexpr int items = Tuning::hist_items;
-    __shared__ unsigned counts[passes * radix];
-    for (int i = threadIdx.x; i < passes * radix; i += threads) counts[i] = 0;
+    // counts[(pass * radix + digit) * parts + part]: lane l adds to part l % parts.
+    constexpr int parts = Tuning::hist_parts(sizeof(K));
+    __shared__ unsigned counts[passes * radix * parts];
+    const int part = parts == 1 ? 0 : static_cast<int>(threadIdx.x % warp_threads) % parts;
+    for (int i = threadIdx.x; i < passes * radix * parts; i += threads) counts[i] = 0;
     __syncthreads();
     const std::int64_t begin = std::int64_t{blockIdx.x} * per_block;
     const std::int64_t end = begin + per_block < n ? begin + per_block : n;
@@ -162,16 +165,22 @@ __global__ void __launch_bounds__(Tuning::hist_threads)
             if (ok[j]) {
 #pragma unroll
                 for (int p = 0; p < passes; ++p)
-                    atomicAdd(&counts[p * radix +
-                                      radix_digit<Tuning::radix_bits>(bits[j],
-                                                                      p * Tuning::radix_bits)],
+                    atomicAdd(&counts[(p * radix +
+                                       radix_digit<Tuning::radix_bits>(bits[j],
+                                                                       p * Tuning::radix_bits)) *
+                                          parts +
+                                      part],
                               1u);
             }
         }
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < passes * radix; i += threads)
-        if (counts[i] != 0) atomicAdd(hist + i, static_cast<unsigned long long>(counts[i]));
+    for (int i = threadIdx.x; i < passes * radix; i += threads) {
+        unsigned c = 0;
+#pragma unroll
+        for (int q = 0; q < parts; ++q) c += counts[i * parts + q];
+        if (c != 0) atomicAdd(hist + i, static_cast<unsigned long long>(c));
+    }
 }
 
 // ---- the bins of every pass ----------------------------------------------------------------------

@@ -40,9 +40,15 @@ inline constexpr int radix_pred_ballot = 16;
 inline constexpr int radix_lean_variants = 31;
 /// Session 19 (perf/gpu/trace_radix.cu):
 ///   radix_lookback_window   each look-back step reads the words of 4 earlier tiles at once
-///                           (one L2 round trip) instead of one, and takes them in order.
+///                           (one L2 round trip) instead of one, and takes them in order;
+///   radix_lookback_wide     the same with 8 words a step;
+///   radix_hist_parts        the histogram kernel's shared counters split into parts by lane
+///                           (8 for keys of up to 4 bytes, 4 for wider ones), so that lanes
+///                           counting the same digit mostly add to different words.
 inline constexpr int radix_lookback_window = 32;
-inline constexpr int radix_known_variants = 63;
+inline constexpr int radix_lookback_wide = 64;
+inline constexpr int radix_hist_parts = 128;
+inline constexpr int radix_known_variants = 255;
 
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
@@ -71,7 +77,13 @@ struct radix_tuning {
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
     static constexpr bool padded_tile = (Variant & radix_padded_tile) != 0;
     /// Look-back words read per step (kernels/radix_kernels.cuh).
-    static constexpr int lookback_window = (Variant & radix_lookback_window) != 0 ? 4 : 1;
+    static constexpr int lookback_window = (Variant & radix_lookback_wide) != 0     ? 8
+                                           : (Variant & radix_lookback_window) != 0 ? 4
+                                                                                    : 1;
+    /// Parts of the histogram kernel's counters, by key size (kernels/radix_kernels.cuh).
+    static constexpr int hist_parts(std::size_t key_bytes) {
+        return (Variant & radix_hist_parts) == 0 ? 1 : (key_bytes <= 4 ? 8 : 4);
+    }
     /// Register-tight shapes (3 or more blocks per SM) of the padded variants: the ranking
     /// recomputes the digits instead of letting the compiler keep the histogram step's
     /// (radix_agent.cuh, fresh_digit_of): no spills at 384 x 16, 384 x 19 (u32 keys), 384 x 16
