@@ -5,8 +5,8 @@
 //   sweep_perf_gpu_trace_radix [log2 n = 28] [keys = u32 | u64] [low = 0 | 1]
 //
 // Rows: the default shape and ranking variant of the key type, and the same with the look-back
-// window (radix_lookback_window: 4 words a step; radix_lookback_wide: 8), and with the histogram
-// kernel's counters in parts (radix_hist_parts). First, the histogram kernel alone (median of 15),
+// window (radix_lookback_window: 4 words a step), and with the histogram kernel's counters in
+// parts (radix_hist_parts, 1024 threads). First, the histogram kernel alone (median of 15),
 // without and with parts. Each: the median of 15 sorts (events; the trace
 // points cost a few instructions and one barrier a block), against cub::DeviceRadixSort::SortKeys
 // and a device memcpy of the keys in the same process, and the result checked against CUB's; then
@@ -93,40 +93,27 @@ template <class D, int Variant>
 using with_variant = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
                                       D::hist_threads, D::hist_items, Variant>;
 
-/// The histogram kernel alone, launched as dispatch/radix_sort.cuh launches it (median of 15).
+/// The histogram kernel alone, launched as the sort launches it (median of 15).
 template <class Tuning, class K>
 double histogram_us(buffers<K, K>& b, timer& t, cudaStream_t s) {
     constexpr int passes = cu::radix_pass_count<K>(Tuning::radix_bits);
     unsigned long long* hist = nullptr;
-    ok(cudaMalloc(&hist, sizeof(unsigned long long) * passes * Tuning::radix), "malloc");
-    const auto kernel = cu::radix_histogram_kernel<Tuning, K, false>;
-    const std::int64_t per_chunk = std::int64_t{Tuning::hist_threads} * Tuning::hist_items;
-    const std::int64_t chunks = (b.n + per_chunk - 1) / per_chunk;
-    int per_sm = 0, dev = 0, sms = 0;
-    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Tuning::hist_threads, 0),
-       "occupancy");
-    ok(cudaGetDevice(&dev), "device");
-    ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "attr");
-    const std::int64_t resident = std::int64_t{per_sm} * sms;
-    const std::int64_t grid = chunks < 2 * resident ? chunks : 2 * resident;
-    const std::int64_t per_block = (chunks + grid - 1) / grid * per_chunk;
+    const std::size_t bytes = sizeof(unsigned long long) * passes * Tuning::radix;
+    ok(cudaMalloc(&hist, bytes), "malloc");
     const double us = t.median_us(
         [&] {
-            kernel<<<static_cast<unsigned>(grid), Tuning::hist_threads, 0, s>>>(
-                b.pristine, b.n, per_block, hist, cu::radix_codec<K, false>{0});
+            cu::launch_radix_histogram<Tuning>("radix_sort", b.pristine, b.n, hist,
+                                               cu::radix_codec<K, false>{0}, s);
         },
-        [&] {
-            ok(cudaMemsetAsync(hist, 0, sizeof(unsigned long long) * passes * Tuning::radix, s),
-               "memset");
-        },
-        15);
+        [&] { ok(cudaMemsetAsync(hist, 0, bytes, s), "memset"); }, 15);
     // Every pass's counts add up to n.
     std::vector<unsigned long long> h(static_cast<std::size_t>(passes * Tuning::radix));
-    ok(cudaMemcpy(h.data(), hist, h.size() * sizeof(h[0]), cudaMemcpyDeviceToHost), "D2H");
+    ok(cudaMemcpy(h.data(), hist, bytes, cudaMemcpyDeviceToHost), "D2H");
     for (int p = 0; p < passes; ++p) {
         unsigned long long sum = 0;
         for (int d = 0; d < Tuning::radix; ++d) sum += h[static_cast<std::size_t>(p * Tuning::radix + d)];
-        if (sum != static_cast<unsigned long long>(b.n)) std::printf("histogram: pass %d sums to %llu\n", p, sum);
+        if (sum != static_cast<unsigned long long>(b.n))
+            std::printf("histogram: pass %d sums to %llu, not n\n", p, sum);
     }
     cudaFree(hist);
     return us;
@@ -246,17 +233,22 @@ void run(int lg, bool low) {
                 low ? "low entropy" : "uniform");
     using D = cu::default_radix_tuning<K, cu::radix_no_values>;
     using W4 = with_variant<D, D::variant | cu::radix_lookback_window>;
-    using W8 = with_variant<D, D::variant | cu::radix_lookback_wide>;
-    using W8P = with_variant<D, D::variant | cu::radix_lookback_wide | cu::radix_hist_parts>;
+    // The histogram with parts, at 1024 and 512 threads.
+    using W4P = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 1024,
+                                 D::hist_items, D::variant | cu::radix_lookback_window |
+                                                    cu::radix_hist_parts>;
+    using W4P512 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 512,
+                                    D::hist_items, W4P::variant>;
     const double hist_us = histogram_us<D>(b, t, s);
-    const double hist_parts_us = histogram_us<W8P>(b, t, s);
-    std::printf("histogram kernel alone: %.1f us; with parts (%d): %.1f us; one read of the keys "
-                "(half the memcpy): %.1f us\n",
-                hist_us, W8P::hist_parts(sizeof(K)), hist_parts_us, copy_us / 2);
+    const double parts_us = histogram_us<W4P>(b, t, s);
+    const double parts512_us = histogram_us<W4P512>(b, t, s);
+    std::printf("histogram kernel alone: %.1f us; with %d parts, 1024 threads: %.1f us, 512 "
+                "threads: %.1f us; one read of the keys (half the memcpy): %.1f us\n",
+                hist_us, W4P::hist_parts(sizeof(K)), parts_us, parts512_us, copy_us / 2);
     row<D, K>("default", b, t, s, cub_us, copy_us, sms);
     row<W4, K>("look-back window 4", b, t, s, cub_us, copy_us, sms);
-    row<W8, K>("look-back window 8", b, t, s, cub_us, copy_us, sms);
-    row<W8P, K>("look-back window 8, histogram parts", b, t, s, cub_us, copy_us, sms);
+    row<W4P, K>("look-back window 4, histogram parts (1024 threads)", b, t, s, cub_us, copy_us,
+                sms);
     ok(cudaStreamDestroy(s), "stream");
 }
 

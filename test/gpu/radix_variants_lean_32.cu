@@ -22,11 +22,14 @@ using padded_only = cu::radix_tuning<8, 384, 16, 2, 256, 16,
                                      cu::radix_all_variants | cu::radix_padded_tile>;  // 15
 using pred_only = cu::radix_tuning<8, 384, 16, 2, 256, 16,
                                    cu::radix_all_variants | cu::radix_pred_ballot>;  // 23
-// Session 19: the look-back window (4 words a step; 8 with histogram parts) on the u32 shape.
+// Session 19: the look-back window (4 words a step; 8: radix_lookback_wide) on the u32 shape,
+// and with the histogram's counters in parts (1024 histogram threads).
 using window_384x19x3 =
     cu::radix_tuning<8, 384, 19, 3, 256, 16, lean | cu::radix_lookback_window>;
-using wide_parts_384x19x3 = cu::radix_tuning<8, 384, 19, 3, 256, 16,
-                                             lean | cu::radix_lookback_wide | cu::radix_hist_parts>;
+using wide_384x16x3 = cu::radix_tuning<8, 384, 16, 3, 256, 16, lean | cu::radix_lookback_wide>;
+using window_parts_384x19x3 =
+    cu::radix_tuning<8, 384, 19, 3, 1024, 16,
+                     lean | cu::radix_lookback_window | cu::radix_hist_parts>;
 // The best row of the session-3 tune run (not in the variant tests before).
 using v7_256x16x3 = cu::radix_tuning<8, 256, 16, 3, 256, 16, cu::radix_all_variants>;
 }  // namespace
@@ -62,7 +65,11 @@ TEST_CASE("gpu radix variant 63 (384 x 19, 3/SM, look-back window): u32 keys",
           "[gpu][radix][variant]") {
     variant_matrix<window_384x19x3, false, std::uint32_t>(3110);
 }
-TEST_CASE("gpu radix variant 223 (384 x 19, 3/SM, window 8, histogram parts): u32 keys",
+TEST_CASE("gpu radix variant 95 (384 x 16, 3/SM, window 8): i32 keys, u32 values",
           "[gpu][radix][variant]") {
-    variant_matrix<wide_parts_384x19x3, false, std::uint32_t>(3111);
+    variant_matrix<wide_384x16x3, true, std::int32_t>(3111);
+}
+TEST_CASE("gpu radix variant 191 (384 x 19, 3/SM, window 4, histogram parts): u32 keys",
+          "[gpu][radix][variant]") {
+    variant_matrix<window_parts_384x19x3, false, std::uint32_t>(3112);
 }

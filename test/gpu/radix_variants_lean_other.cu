@@ -17,7 +17,21 @@ using lean_256x12x4 = cu::radix_tuning<8, 256, 12, 4, 256, 16, lean>;
 using lean_384x12x3 = cu::radix_tuning<8, 384, 12, 3, 256, 16, lean>;
 using lean_384x16x2 = cu::radix_tuning<8, 384, 16, 2, 256, 16, lean>;
 using lean_10bit = cu::radix_tuning<10, 256, 16, 2, 256, 16, lean>;
+// Session 19: the look-back window and the histogram's counters in parts (16 for 8-byte keys,
+// 32 for 2-byte keys).
+using window_parts_384x12x3 =
+    cu::radix_tuning<8, 384, 12, 3, 1024, 16,
+                     lean | cu::radix_lookback_window | cu::radix_hist_parts>;
 }  // namespace
+
+TEST_CASE("gpu radix variant 191 (384 x 12, 3/SM, window 4, histogram parts): i64 keys",
+          "[gpu][radix][variant]") {
+    variant_matrix<window_parts_384x12x3, false, std::int64_t>(3120);
+}
+TEST_CASE("gpu radix variant 191 (384 x 12, 3/SM, window 4, histogram parts): u16 keys",
+          "[gpu][radix][variant]") {
+    variant_matrix<window_parts_384x12x3, false, std::uint16_t>(3121);
+}
 
 TEST_CASE("gpu radix variant 31 (384 x 12): u64 keys", "[gpu][radix][variant]") {
     variant_matrix<lean_384x12x2, false, std::uint64_t>(3111);

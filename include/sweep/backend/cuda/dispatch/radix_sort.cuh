@@ -40,6 +40,24 @@ struct radix_temp_layout {
     }
 };
 
+/// The histogram of every pass's digits into hist (passes x radix, zeroed), one read of the keys.
+template <class Tuning, class K, bool Flip>
+void launch_radix_histogram(const char* name, const K* keys, std::int64_t n,
+                            unsigned long long* hist, radix_codec<K, Flip> codec, stream_t s) {
+    const auto kernel = radix_histogram_kernel<Tuning, K, Flip>;
+    constexpr int smem = Tuning::hist_smem_bytes(sizeof(K));
+    if constexpr (smem > 0) allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, name);
+    const std::int64_t per_chunk = std::int64_t{Tuning::hist_threads} * Tuning::hist_items;
+    const std::int64_t chunks = (n + per_chunk - 1) / per_chunk;
+    const std::int64_t resident =
+        resident_blocks(reinterpret_cast<const void*>(kernel), Tuning::hist_threads, name, smem);
+    const std::int64_t grid = chunks < 2 * resident ? chunks : 2 * resident;
+    const std::int64_t per_block = (chunks + grid - 1) / grid * per_chunk;
+    kernel<<<static_cast<unsigned>(grid), Tuning::hist_threads, smem, s>>>(keys, n, per_block,
+                                                                             hist, codec);
+    check_launch(name);
+}
+
 /// run_radix_sort on keys stored as K (radix_stored_t) with `codec`, values moved as V
 /// (radix_moved_value): the kernels every key type of K's size (and values of V's) share.
 template <class Tuning, class K, class V, bool Flip>
@@ -72,18 +90,7 @@ void run_radix_sort_stored(const char* name, K* keys, V* values, std::int64_t n,
     V* alt_values = nullptr;
     if constexpr (radix_has_values_v<V>) alt_values = reinterpret_cast<V*>(base + layout.values);
 
-    {
-        const auto kernel = radix_histogram_kernel<Tuning, K, Flip>;
-        const std::int64_t per_chunk = std::int64_t{Tuning::hist_threads} * Tuning::hist_items;
-        const std::int64_t chunks = (n + per_chunk - 1) / per_chunk;
-        const std::int64_t resident =
-            resident_blocks(reinterpret_cast<const void*>(kernel), Tuning::hist_threads, name);
-        const std::int64_t grid = chunks < 2 * resident ? chunks : 2 * resident;
-        const std::int64_t per_block = (chunks + grid - 1) / grid * per_chunk;
-        kernel<<<static_cast<unsigned>(grid), Tuning::hist_threads, 0, s>>>(keys, n, per_block,
-                                                                              hist, codec);
-        check_launch(name);
-    }
+    launch_radix_histogram<Tuning>(name, keys, n, hist, codec, s);
     radix_scan_bins_kernel<Tuning::radix, passes><<<1, Tuning::radix, 0, s>>>(hist, bins, info, n);
     check_launch(name);
 

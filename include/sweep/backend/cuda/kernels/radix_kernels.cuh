@@ -143,11 +143,23 @@ __global__ void __launch_bounds__(Tuning::hist_threads)
     constexpr int radix = Tuning::radix;
     constexpr int threads = Tuning::hist_threads;
     constexpr int items = Tuning::hist_items;
-    // counts[(pass * radix + digit) * parts + part]: lane l adds to part l % parts.
+    // counts[(pass * radix + digit) * parts + part]: lane l adds to part l % parts, so part q of
+    // every counter is in bank q (mod parts): lanes of different parts never share a bank.
+    // Parts live in dynamic shared memory (Tuning::hist_smem_bytes), one part in static.
     constexpr int parts = Tuning::hist_parts(sizeof(K));
-    __shared__ unsigned counts[passes * radix * parts];
-    const int part = parts == 1 ? 0 : static_cast<int>(threadIdx.x % warp_threads) % parts;
-    for (int i = threadIdx.x; i < passes * radix * parts; i += threads) counts[i] = 0;
+    constexpr int words = passes * radix * parts;
+    __shared__ unsigned static_counts[parts > 1 ? 1 : words];
+    extern __shared__ __align__(16) unsigned char radix_dynamic_smem[];
+    unsigned* const counts =
+        parts > 1 ? reinterpret_cast<unsigned*>(radix_dynamic_smem) : static_counts;
+    const int lane = static_cast<int>(threadIdx.x % warp_threads);
+    const int part = parts == 1 ? 0 : lane % parts;
+    if constexpr (words % 4 == 0) {
+        for (int i = threadIdx.x; i < words / 4; i += threads)
+            reinterpret_cast<uint4*>(counts)[i] = make_uint4(0u, 0u, 0u, 0u);
+    } else {
+        for (int i = threadIdx.x; i < words; i += threads) counts[i] = 0;
+    }
     __syncthreads();
     const std::int64_t begin = std::int64_t{blockIdx.x} * per_block;
     const std::int64_t end = begin + per_block < n ? begin + per_block : n;
@@ -177,8 +189,9 @@ __global__ void __launch_bounds__(Tuning::hist_threads)
     __syncthreads();
     for (int i = threadIdx.x; i < passes * radix; i += threads) {
         unsigned c = 0;
+        // Lane l starts at part l: the lanes read different banks at each step.
 #pragma unroll
-        for (int q = 0; q < parts; ++q) c += counts[i * parts + q];
+        for (int q = 0; q < parts; ++q) c += counts[i * parts + (q + lane) % parts];
         if (c != 0) atomicAdd(hist + i, static_cast<unsigned long long>(c));
     }
 }

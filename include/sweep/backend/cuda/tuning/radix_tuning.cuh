@@ -42,9 +42,12 @@ inline constexpr int radix_lean_variants = 31;
 ///   radix_lookback_window   each look-back step reads the words of 4 earlier tiles at once
 ///                           (one L2 round trip) instead of one, and takes them in order;
 ///   radix_lookback_wide     the same with 8 words a step;
-///   radix_hist_parts        the histogram kernel's shared counters split into parts by lane
-///                           (8 for keys of up to 4 bytes, 4 for wider ones), so that lanes
-///                           counting the same digit mostly add to different words.
+///   radix_hist_parts        the histogram kernel's shared counters in parts by lane: lane l
+///                           adds to part l % P, and part q of every counter lies in bank q
+///                           (mod P): with P = 32 no two lanes of an atomic ever share a bank.
+///                           P is the most (up to 32) that fit in 128 KB of dynamic shared
+///                           memory: 32 for keys of up to 4 bytes, 16 for 8-byte keys. Meant
+///                           with 1024 histogram threads (one block an SM).
 inline constexpr int radix_lookback_window = 32;
 inline constexpr int radix_lookback_wide = 64;
 inline constexpr int radix_hist_parts = 128;
@@ -80,9 +83,21 @@ struct radix_tuning {
     static constexpr int lookback_window = (Variant & radix_lookback_wide) != 0     ? 8
                                            : (Variant & radix_lookback_window) != 0 ? 4
                                                                                     : 1;
-    /// Parts of the histogram kernel's counters, by key size (kernels/radix_kernels.cuh).
+    /// Parts of the histogram kernel's counters, by key size (kernels/radix_kernels.cuh), and
+    /// their dynamic shared memory (0: one part, in static shared memory).
+    static constexpr std::size_t hist_part_bytes(std::size_t key_bytes) {
+        return (8 * key_bytes + RadixBits - 1) / RadixBits * radix * sizeof(unsigned);
+    }
     static constexpr int hist_parts(std::size_t key_bytes) {
-        return (Variant & radix_hist_parts) == 0 ? 1 : (key_bytes <= 4 ? 8 : 4);
+        if ((Variant & radix_hist_parts) == 0) return 1;
+        int p = 32;
+        while (p > 1 && hist_part_bytes(key_bytes) * p > 128 * 1024) p /= 2;
+        return p;
+    }
+    static constexpr int hist_smem_bytes(std::size_t key_bytes) {
+        return hist_parts(key_bytes) > 1
+                   ? static_cast<int>(hist_part_bytes(key_bytes) * hist_parts(key_bytes))
+                   : 0;
     }
     /// Register-tight shapes (3 or more blocks per SM) of the padded variants: the ranking
     /// recomputes the digits instead of letting the compiler keep the histogram step's
