@@ -233,21 +233,29 @@ void run(int lg, bool low) {
                 low ? "low entropy" : "uniform");
     using D = cu::default_radix_tuning<K, cu::radix_no_values>;
     using W4 = with_variant<D, D::variant | cu::radix_lookback_window>;
-    // The histogram with parts, at 1024 and 512 threads.
-    using W4P = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 1024,
-                                 D::hist_items, D::variant | cu::radix_lookback_window |
+    // The histogram with parts (128 bytes of counters per thread), threads x keys per thread.
+    using W4P = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 1024, 8,
+                                 D::variant | cu::radix_lookback_window |
                                                     cu::radix_hist_parts>;
-    using W4P512 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 512,
-                                    D::hist_items, W4P::variant>;
     const double hist_us = histogram_us<D>(b, t, s);
-    const double parts_us = histogram_us<W4P>(b, t, s);
-    const double parts512_us = histogram_us<W4P512>(b, t, s);
-    std::printf("histogram kernel alone: %.1f us; with %d parts, 1024 threads: %.1f us, 512 "
-                "threads: %.1f us; one read of the keys (half the memcpy): %.1f us\n",
-                hist_us, W4P::hist_parts(sizeof(K)), parts_us, parts512_us, copy_us / 2);
+    std::printf("histogram kernel alone: %.1f us (%d x %d); one read of the keys (half the "
+                "memcpy): %.1f us; with parts:\n\n| threads x keys | parts | us |\n|---|---|---|\n",
+                hist_us, D::hist_threads, D::hist_items, copy_us / 2);
+    const auto hist_row = [&]<int Threads, int Items>() {
+        using H = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, Threads,
+                                   Items, W4P::variant>;
+        std::printf("| %d x %d | %d | %.1f |\n", Threads, Items, H::hist_parts(sizeof(K)),
+                    histogram_us<H>(b, t, s));
+    };
+    hist_row.template operator()<1024, 16>();
+    hist_row.template operator()<1024, 8>();
+    hist_row.template operator()<512, 16>();
+    hist_row.template operator()<256, 16>();
+    hist_row.template operator()<512, 8>();
+    std::printf("\n");
     row<D, K>("default", b, t, s, cub_us, copy_us, sms);
     row<W4, K>("look-back window 4", b, t, s, cub_us, copy_us, sms);
-    row<W4P, K>("look-back window 4, histogram parts (1024 threads)", b, t, s, cub_us, copy_us,
+    row<W4P, K>("look-back window 4, histogram parts (1024 x 8)", b, t, s, cub_us, copy_us,
                 sms);
     ok(cudaStreamDestroy(s), "stream");
 }

@@ -28,7 +28,7 @@ using window_384x19x3 =
     cu::radix_tuning<8, 384, 19, 3, 256, 16, lean | cu::radix_lookback_window>;
 using wide_384x16x3 = cu::radix_tuning<8, 384, 16, 3, 256, 16, lean | cu::radix_lookback_wide>;
 using window_parts_384x19x3 =
-    cu::radix_tuning<8, 384, 19, 3, 1024, 16,
+    cu::radix_tuning<8, 384, 19, 3, 1024, 8,
                      lean | cu::radix_lookback_window | cu::radix_hist_parts>;
 // The best row of the session-3 tune run (not in the variant tests before).
 using v7_256x16x3 = cu::radix_tuning<8, 256, 16, 3, 256, 16, cu::radix_all_variants>;

@@ -45,9 +45,10 @@ inline constexpr int radix_lean_variants = 31;
 ///   radix_hist_parts        the histogram kernel's shared counters in parts by lane: lane l
 ///                           adds to part l % P, and part q of every counter lies in bank q
 ///                           (mod P): with P = 32 no two lanes of an atomic ever share a bank.
-///                           P is the most (up to 32) that fit in 128 KB of dynamic shared
-///                           memory: 32 for keys of up to 4 bytes, 16 for 8-byte keys. Meant
-///                           with 1024 histogram threads (one block an SM).
+///                           P is the most (up to 32) that fit in 128 bytes of dynamic shared
+///                           memory per histogram thread (1024 threads: 128 KB, 32 parts for
+///                           keys of up to 4 bytes, 16 for 8-byte keys). The next chunk's
+///                           loads are issued before this chunk's atomics.
 inline constexpr int radix_lookback_window = 32;
 inline constexpr int radix_lookback_wide = 64;
 inline constexpr int radix_hist_parts = 128;
@@ -91,7 +92,7 @@ struct radix_tuning {
     static constexpr int hist_parts(std::size_t key_bytes) {
         if ((Variant & radix_hist_parts) == 0) return 1;
         int p = 32;
-        while (p > 1 && hist_part_bytes(key_bytes) * p > 128 * 1024) p /= 2;
+        while (p > 1 && hist_part_bytes(key_bytes) * p > std::size_t{128} * HistThreads) p /= 2;
         return p;
     }
     static constexpr int hist_smem_bytes(std::size_t key_bytes) {
