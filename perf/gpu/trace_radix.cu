@@ -4,10 +4,10 @@
 //
 //   sweep_perf_gpu_trace_radix [log2 n = 28] [keys = u32 | u64] [low = 0 | 1]
 //
-// Rows: the default shape and ranking variant of the key type, and the same with the look-back
-// window (radix_lookback_window: 4 words a step), and with the histogram kernel's counters in
-// parts (radix_hist_parts, 1024 threads). First, the histogram kernel alone (median of 15),
-// without and with parts. Each: the median of 15 sorts (events; the trace
+// Rows: the default shape and ranking variant of the key type (since session 19 with the look-back
+// window, radix_lookback_window: 4 words a step, and the histogram kernel's counters in parts,
+// radix_hist_parts, 1024 threads), then without the parts, then without either. First, the
+// histogram kernel alone (median of 15) at several shapes, with parts and without. Each: the median of 15 sorts (events; the trace
 // points cost a few instructions and one barrier a block), against cub::DeviceRadixSort::SortKeys
 // and a device memcpy of the keys in the same process, and the result checked against CUB's; then
 // one traced sort: per pass, its span (first block's entry to last block's end) and per-tile
@@ -88,10 +88,6 @@ void sort(buffers<K, K>& b, cudaStream_t s) {
     cu::run_radix_sort<Tuning, false>("radix_sort", b.keys,
                                       static_cast<cu::radix_no_values*>(nullptr), b.n, s, alloc);
 }
-
-template <class D, int Variant>
-using with_variant = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                      D::hist_threads, D::hist_items, Variant>;
 
 /// The histogram kernel alone, launched as the sort launches it (median of 15).
 template <class Tuning, class K>
@@ -231,19 +227,19 @@ void run(int lg, bool low) {
     });
     std::printf("## %s keys, 2^%d, %s\n", sizeof(K) == 4 ? "u32" : "u64", lg,
                 low ? "low entropy" : "uniform");
+    // The default (session 19: look-back window and histogram parts), and without them.
     using D = cu::default_radix_tuning<K, cu::radix_no_values>;
-    using W4 = with_variant<D, D::variant | cu::radix_lookback_window>;
-    // The histogram with parts (128 bytes of counters per thread), threads x keys per thread.
-    using W4P = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 1024, 8,
-                                 D::variant | cu::radix_lookback_window |
-                                                    cu::radix_hist_parts>;
-    const double hist_us = histogram_us<D>(b, t, s);
-    std::printf("histogram kernel alone: %.1f us (%d x %d); one read of the keys (half the "
-                "memcpy): %.1f us; with parts:\n\n| threads x keys | parts | us |\n|---|---|---|\n",
-                hist_us, D::hist_threads, D::hist_items, copy_us / 2);
+    using no_parts = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 256, 16,
+                                      D::variant & ~cu::radix_hist_parts>;
+    using neither = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 256, 16,
+                                     D::variant & ~(cu::radix_hist_parts |
+                                                    cu::radix_lookback_window)>;
+    std::printf("histogram kernel alone, one read of the keys (half the memcpy) %.1f us:\n\n"
+                "| threads x keys | parts | us |\n|---|---|---|\n",
+                copy_us / 2);
     const auto hist_row = [&]<int Threads, int Items>() {
         using H = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, Threads,
-                                   Items, W4P::variant>;
+                                   Items, D::variant>;
         std::printf("| %d x %d | %d | %.1f |\n", Threads, Items, H::hist_parts(sizeof(K)),
                     histogram_us<H>(b, t, s));
     };
@@ -251,12 +247,11 @@ void run(int lg, bool low) {
     hist_row.template operator()<1024, 8>();
     hist_row.template operator()<512, 16>();
     hist_row.template operator()<256, 16>();
-    hist_row.template operator()<512, 8>();
-    std::printf("\n");
+    std::printf("| 256 x 16 | 1 | %.1f |\n\n", histogram_us<neither>(b, t, s));
     row<D, K>("default", b, t, s, cub_us, copy_us, sms);
-    row<W4, K>("look-back window 4", b, t, s, cub_us, copy_us, sms);
-    row<W4P, K>("look-back window 4, histogram parts (1024 x 8)", b, t, s, cub_us, copy_us,
-                sms);
+    row<no_parts, K>("default without histogram parts", b, t, s, cub_us, copy_us, sms);
+    row<neither, K>("without look-back window and parts (session 18's default)", b, t, s, cub_us,
+                    copy_us, sms);
     ok(cudaStreamDestroy(s), "stream");
 }
 

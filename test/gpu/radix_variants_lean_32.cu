@@ -22,13 +22,12 @@ using padded_only = cu::radix_tuning<8, 384, 16, 2, 256, 16,
                                      cu::radix_all_variants | cu::radix_padded_tile>;  // 15
 using pred_only = cu::radix_tuning<8, 384, 16, 2, 256, 16,
                                    cu::radix_all_variants | cu::radix_pred_ballot>;  // 23
-// Session 19: the look-back window (4 words a step; 8: radix_lookback_wide) on the u32 shape,
-// and with the histogram's counters in parts (1024 histogram threads).
+// Session 19: the look-back window (4 words a step) on the u32 shape, and with the histogram's
+// counters in parts (1024 histogram threads).
 using window_384x19x3 =
     cu::radix_tuning<8, 384, 19, 3, 256, 16, lean | cu::radix_lookback_window>;
-using wide_384x16x3 = cu::radix_tuning<8, 384, 16, 3, 256, 16, lean | cu::radix_lookback_wide>;
 using window_parts_384x19x3 =
-    cu::radix_tuning<8, 384, 19, 3, 1024, 8,
+    cu::radix_tuning<8, 384, 19, 3, 1024, 16,
                      lean | cu::radix_lookback_window | cu::radix_hist_parts>;
 // The best row of the session-3 tune run (not in the variant tests before).
 using v7_256x16x3 = cu::radix_tuning<8, 256, 16, 3, 256, 16, cu::radix_all_variants>;
@@ -64,10 +63,6 @@ TEST_CASE("gpu radix variant 7 (256 x 16, 3/SM): u32 keys, u32 values", "[gpu][r
 TEST_CASE("gpu radix variant 63 (384 x 19, 3/SM, look-back window): u32 keys",
           "[gpu][radix][variant]") {
     variant_matrix<window_384x19x3, false, std::uint32_t>(3110);
-}
-TEST_CASE("gpu radix variant 95 (384 x 16, 3/SM, window 8): i32 keys, u32 values",
-          "[gpu][radix][variant]") {
-    variant_matrix<wide_384x16x3, true, std::int32_t>(3111);
 }
 TEST_CASE("gpu radix variant 191 (384 x 19, 3/SM, window 4, histogram parts): u32 keys",
           "[gpu][radix][variant]") {

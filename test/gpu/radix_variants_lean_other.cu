@@ -20,7 +20,7 @@ using lean_10bit = cu::radix_tuning<10, 256, 16, 2, 256, 16, lean>;
 // Session 19: the look-back window and the histogram's counters in parts (16 for 8-byte keys,
 // 32 for 2-byte keys).
 using window_parts_384x12x3 =
-    cu::radix_tuning<8, 384, 12, 3, 1024, 8,
+    cu::radix_tuning<8, 384, 12, 3, 1024, 16,
                      lean | cu::radix_lookback_window | cu::radix_hist_parts>;
 }  // namespace
 

@@ -163,17 +163,15 @@ __global__ void __launch_bounds__(Tuning::hist_threads)
     __syncthreads();
     const std::int64_t begin = std::int64_t{blockIdx.x} * per_block;
     const std::int64_t end = begin + per_block < n ? begin + per_block : n;
-    constexpr std::int64_t step = std::int64_t{threads} * items;
-    using U = ordered_bits_t<K>;
-    const auto load = [&](std::int64_t chunk, U (&bits)[items], bool (&ok)[items]) {
+    for (std::int64_t chunk = begin; chunk < end; chunk += std::int64_t{threads} * items) {
+        ordered_bits_t<K> bits[items];
+        bool ok[items];
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             const std::int64_t i = chunk + j * threads + threadIdx.x;
             ok[j] = i < end;
             if (ok[j]) bits[j] = codec.encode(keys[i]);
         }
-    };
-    const auto count = [&](const U (&bits)[items], const bool (&ok)[items]) {
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             if (ok[j]) {
@@ -186,30 +184,6 @@ __global__ void __launch_bounds__(Tuning::hist_threads)
                                       part],
                               1u);
             }
-        }
-    };
-    if constexpr (parts > 1) {
-        // With parts: the next chunk's loads are issued before this chunk's atomics.
-        U bits[items];
-        bool ok[items];
-        load(begin, bits, ok);
-        for (std::int64_t chunk = begin; chunk < end; chunk += step) {
-            U next[items];
-            bool next_ok[items];
-            load(chunk + step, next, next_ok);
-            count(bits, ok);
-#pragma unroll
-            for (int j = 0; j < items; ++j) {
-                bits[j] = next[j];
-                ok[j] = next_ok[j];
-            }
-        }
-    } else {
-        for (std::int64_t chunk = begin; chunk < end; chunk += step) {
-            U bits[items];
-            bool ok[items];
-            load(chunk, bits, ok);
-            count(bits, ok);
         }
     }
     __syncthreads();

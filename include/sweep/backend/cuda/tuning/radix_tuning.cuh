@@ -41,18 +41,15 @@ inline constexpr int radix_lean_variants = 31;
 /// Session 19 (perf/gpu/trace_radix.cu):
 ///   radix_lookback_window   each look-back step reads the words of 4 earlier tiles at once
 ///                           (one L2 round trip) instead of one, and takes them in order;
-///   radix_lookback_wide     the same with 8 words a step;
 ///   radix_hist_parts        the histogram kernel's shared counters in parts by lane: lane l
 ///                           adds to part l % P, and part q of every counter lies in bank q
 ///                           (mod P): with P = 32 no two lanes of an atomic ever share a bank.
 ///                           P is the most (up to 32) that fit in 128 bytes of dynamic shared
 ///                           memory per histogram thread (1024 threads: 128 KB, 32 parts for
-///                           keys of up to 4 bytes, 16 for 8-byte keys). The next chunk's
-///                           loads are issued before this chunk's atomics.
+///                           keys of up to 4 bytes, 16 for 8-byte keys).
 inline constexpr int radix_lookback_window = 32;
-inline constexpr int radix_lookback_wide = 64;
 inline constexpr int radix_hist_parts = 128;
-inline constexpr int radix_known_variants = 255;
+inline constexpr int radix_known_variants = 191;
 
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
@@ -81,9 +78,7 @@ struct radix_tuning {
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
     static constexpr bool padded_tile = (Variant & radix_padded_tile) != 0;
     /// Look-back words read per step (kernels/radix_kernels.cuh).
-    static constexpr int lookback_window = (Variant & radix_lookback_wide) != 0     ? 8
-                                           : (Variant & radix_lookback_window) != 0 ? 4
-                                                                                    : 1;
+    static constexpr int lookback_window = (Variant & radix_lookback_window) != 0 ? 4 : 1;
     /// Parts of the histogram kernel's counters, by key size (kernels/radix_kernels.cuh), and
     /// their dynamic shared memory (0: one part, in static shared memory).
     static constexpr std::size_t hist_part_bytes(std::size_t key_bytes) {
@@ -108,8 +103,8 @@ struct radix_tuning {
     static constexpr bool fresh_digits = MinBlocks >= 3 && padded_tile;
 };
 
-/// The ranking variant of the defaults for keys with values of up to 16 bytes: 31 (session 4:
-/// v7 + padded last tile + predicate ballots). By the SASS (perf/notes-gpu.md R3) it issues ~80
+/// The ranking variant of the defaults for keys with values of up to 16 bytes: 191 since
+/// session 19 (below); before, 31 (session 4: v7 + padded last tile + predicate ballots). By the SASS (perf/notes-gpu.md R3) it issues ~80
 /// instructions per key of u32 keys against v7's ~134 (CUB's pass: ~87) at the same shape and
 /// the same 80 registers without spills; not yet measured on the device when it became the
 /// default. v7 (ballot match, counts published before the ranking, unrolled scatter) was the
@@ -119,10 +114,19 @@ struct radix_tuning {
 /// -DSWEEP_RADIX_DEFAULT_VARIANT=7 in both CMAKE_CUDA_FLAGS and CMAKE_CXX_FLAGS (so that the
 /// precompiled sorts agree): the switch for a device run of the full radix test suite on a
 /// variant. Larger values keep v0 (not yet measured with v7 or v31).
+/// Session 19 (perf/gpu/trace_radix.cu, perf/notes-gpu.md R5): 191 = 31 + radix_lookback_window
+/// + radix_hist_parts, with 1024 histogram threads. On the H200 at 2^28 (u32 keys, trace tool):
+/// the look-back walked ~12 words per digit one L2 round trip at a time, 4.4 of a block's 14 us;
+/// the window made it 2.4 us (sort 5921 -> 5728 us); the histogram kernel took 481 us for one
+/// read of the keys (257 us), bound by the bank conflicts of its shared atomics, and 347 us with
+/// 32 parts (sort 5596 us; CUB 5435). u64 keys: 17581 -> 16609 us (CUB 16439).
 #ifndef SWEEP_RADIX_DEFAULT_VARIANT
-#define SWEEP_RADIX_DEFAULT_VARIANT 31
+#define SWEEP_RADIX_DEFAULT_VARIANT 191
 #endif
 inline constexpr int default_radix_variant = SWEEP_RADIX_DEFAULT_VARIANT;
+/// The histogram kernel's threads: 1024 with parts (one block of 128 KB an SM), 256 without.
+inline constexpr int default_radix_hist_threads =
+    (default_radix_variant & radix_hist_parts) != 0 ? 1024 : 256;
 
 /// Defaults, by key and value size (a value size of 0: keys only). 8-bit digits, 384 threads,
 /// compiled for 2 blocks per SM (at most 80 registers), with the most keys per thread that
@@ -169,7 +173,7 @@ struct default_radix_tuning_for {
     static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
     using type = std::conditional_t<
         (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, 0>,
-        radix_tuning<8, 384, items, blocks, 256, 16, default_radix_variant>>;
+        radix_tuning<8, 384, items, blocks, default_radix_hist_threads, 16, default_radix_variant>>;
 };
 
 template <class K, class V>
