@@ -2,7 +2,9 @@
 // 19, issue 5): the library's kernels (kernels/radix_kernels.cuh), compiled here with its trace
 // points defined, so that every block stamps its phases with the global timer.
 //
-//   sweep_perf_gpu_trace_radix [log2 n = 28] [keys = u32 | u64] [low = 0 | 1]
+//   sweep_perf_gpu_trace_radix [log2 n = 28] [keys = u32 | u64] [low = 0 | 1] [shapes]
+//
+// `shapes`: instead of the rows below, the default variant at other kernel shapes, timed only.
 //
 // Rows: the default shape and ranking variant of the key type (since session 19 with the look-back
 // window, radix_lookback_window: 4 words a step, and the histogram kernel's counters in parts,
@@ -201,7 +203,7 @@ void row(const char* name, buffers<K, K>& b, timer& t, cudaStream_t s, double cu
 }
 
 template <class K>
-void run(int lg, bool low) {
+void run(int lg, bool low, bool shapes) {
     cudaStream_t s;
     ok(cudaStreamCreate(&s), "stream");
     int dev = 0, sms = 0;
@@ -234,6 +236,29 @@ void run(int lg, bool low) {
     using neither = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 256, 16,
                                      D::variant & ~(cu::radix_hist_parts |
                                                     cu::radix_lookback_window)>;
+    if (shapes) {
+        // Other shapes of the default variant, timed only (median of 15), checked against CUB.
+        std::printf("| threads x keys, blocks/SM | us | vs CUB | check |\n|---|---|---|---|\n");
+        const auto shape_row = [&]<int Threads, int Items, int Blocks>() {
+            using S = cu::radix_tuning<D::radix_bits, Threads, Items, Blocks, D::hist_threads,
+                                       D::hist_items, D::variant>;
+            const double us = t.median_us([&] { sort<S>(b, s); }, [&] { b.reset(s); }, 15);
+            b.reset(s);
+            sort<S>(b, s);
+            ok(cudaStreamSynchronize(s), "sort");
+            std::printf("| %d x %d, %d | %.1f | %.3f | %s |\n", Threads, Items, Blocks, us,
+                        cub_us / us, same(b.keys, b.ref, n) ? "ok" : "MISMATCH");
+            std::fflush(stdout);
+        };
+        shape_row.template operator()<D::threads, D::items, D::min_blocks>();
+        shape_row.template operator()<384, 16, 3>();
+        shape_row.template operator()<256, 16, 4>();
+        shape_row.template operator()<256, 19, 4>();
+        shape_row.template operator()<512, 14, 2>();
+        shape_row.template operator()<384, 23, 2>();
+        ok(cudaStreamDestroy(s), "stream");
+        return;
+    }
     std::printf("histogram kernel alone, one read of the keys (half the memcpy) %.1f us:\n\n"
                 "| threads x keys | parts | us |\n|---|---|---|\n",
                 copy_us / 2);
@@ -261,7 +286,8 @@ int main(int argc, char** argv) {
     const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
     const bool u64 = argc > 2 && std::strcmp(argv[2], "u64") == 0;
     const bool low = argc > 3 && std::atoi(argv[3]) != 0;
-    if (u64) trace_radix::run<std::uint64_t>(lg, low);
-    else trace_radix::run<std::uint32_t>(lg, low);
+    const bool shapes = argc > 4 && std::strcmp(argv[4], "shapes") == 0;
+    if (u64) trace_radix::run<std::uint64_t>(lg, low, shapes);
+    else trace_radix::run<std::uint32_t>(lg, low, shapes);
     return 0;
 }
