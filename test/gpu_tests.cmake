@@ -2,32 +2,20 @@
 # device") where no GPU is present, so that they build and report as skipped in CI.
 set(_sweep_gpu_guard ${CMAKE_CURRENT_SOURCE_DIR}/gpu/support/gpu_guard.cpp)
 
-# SWEEP_GPU_TESTS_BUILD_ONLY (no GPU to run them: CMakeLists.txt): each architecture as its
-# virtual one (90 -> 90-virtual), so that nvcc stops after cicc's PTX (special values, all and
-# native, are left as they are), and host code at -O0. The .cu files of this directory are all GPU
+# SWEEP_GPU_TESTS_BUILD_ONLY (no GPU to run them: CMakeLists.txt, which also makes every
+# target's device code PTX only): host code at -O0. The .cu files of this directory are all GPU
 # tests, so the CUDA flags of the optimized configurations are changed here; the host-compiled
 # GPU tests get -O0 in sweep_add_gpu_test (after the configuration's -O3: the last one counts).
-set(_sweep_gpu_test_archs "")
-foreach(_a IN LISTS CMAKE_CUDA_ARCHITECTURES)
-  if(SWEEP_GPU_TESTS_BUILD_ONLY AND _a MATCHES "^([0-9]+[a-z]?)(-real|-virtual)?$")
-    list(APPEND _sweep_gpu_test_archs "${CMAKE_MATCH_1}-virtual")
-  else()
-    list(APPEND _sweep_gpu_test_archs "${_a}")
-  endif()
-endforeach()
-list(REMOVE_DUPLICATES _sweep_gpu_test_archs)
 if(SWEEP_GPU_TESTS_BUILD_ONLY)
   foreach(_c RELEASE RELWITHDEBINFO MINSIZEREL)
     string(REGEX REPLACE "-O[0-9s]" "-O0" CMAKE_CUDA_FLAGS_${_c} "${CMAKE_CUDA_FLAGS_${_c}}")
   endforeach()
-  message(STATUS "sweep: GPU tests built to compile only (${_sweep_gpu_test_archs}, host -O0): "
-                 "no GPU to run them")
+  message(STATUS "sweep: GPU tests built to compile only (host -O0): no GPU to run them")
 endif()
 
 function(sweep_add_gpu_test name)
   sweep_add_test(${name} ${ARGN} ${_sweep_gpu_guard})
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/gpu/support)
-  set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${_sweep_gpu_test_archs}")
   if(SWEEP_GPU_TESTS_BUILD_ONLY)
     target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O0>)
   endif()
