@@ -119,7 +119,8 @@ struct radix_tuning {
 /// the look-back walked ~12 words per digit one L2 round trip at a time, 4.4 of a block's 14 us;
 /// the window made it 2.4 us (sort 5921 -> 5728 us); the histogram kernel took 481 us for one
 /// read of the keys (257 us), bound by the bank conflicts of its shared atomics, and 347 us with
-/// 32 parts (sort 5596 us; CUB 5435). u64 keys: 17581 -> 16609 us (CUB 16439).
+/// 32 parts (sort 5596 us; CUB 5435). u64 keys: 17581 -> 16609 us (CUB 16439). Sorts with
+/// values leave the window out (159: default_radix_tuning_for).
 #ifndef SWEEP_RADIX_DEFAULT_VARIANT
 #define SWEEP_RADIX_DEFAULT_VARIANT 191
 #endif
@@ -171,9 +172,14 @@ struct default_radix_tuning_for {
     static constexpr int big_threads = ValueBytes <= 384 ? 256 : (ValueBytes <= 768 ? 128 : 64);
     static constexpr std::size_t big_fit = 98304 / (big_threads * (ValueBytes ? ValueBytes : 1));
     static constexpr int big_items = big_fit < 1 ? 1 : (big_fit > 8 ? 8 : int(big_fit));
+    // With values the look-back window is left out: u32 pairs at 2^28 took 8559 us with it
+    // (session 19, call 5), against 8000-8112 us without it in sessions 9 and 17 (CUB 8549-8553
+    // in each); their histogram is the keys' (it reads no values) and keeps its parts.
+    static constexpr int variant =
+        ValueBytes == 0 ? default_radix_variant : (default_radix_variant & ~radix_lookback_window);
     using type = std::conditional_t<
         (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, 0>,
-        radix_tuning<8, 384, items, blocks, default_radix_hist_threads, 16, default_radix_variant>>;
+        radix_tuning<8, 384, items, blocks, default_radix_hist_threads, 16, variant>>;
 };
 
 template <class K, class V>
