@@ -6,11 +6,12 @@
 //
 // `shapes`: instead of the rows below, the default variant at other kernel shapes, timed only.
 //
-// Rows: the default shape and ranking variant of the key type (since session 19 with the look-back
-// window, radix_lookback_window: 4 words a step, and the histogram kernel's counters in parts,
-// radix_hist_parts, 1024 threads), then without the parts, then without either. First, the
-// histogram kernel alone (median of 15) at several shapes, with parts and without. Each: the median of 15 sorts (events; the trace
-// points cost a few instructions and one barrier a block), against cub::DeviceRadixSort::SortKeys
+// First, the histogram kernel alone (median of 15) at several shapes, with parts and without.
+// Then rows: the default shape and ranking variant of the key type (since session 19 with the
+// look-back window, radix_lookback_window: 4 words a step, and the histogram kernel's counters in
+// parts, radix_hist_parts, 1024 threads), then without the parts, then without either. Each: the
+// median of 15 sorts (events; the trace points cost a few instructions and one barrier a block),
+// against cub::DeviceRadixSort::SortKeys
 // and a device memcpy of the keys in the same process, and the result checked against CUB's; then
 // one traced sort: per pass, its span (first block's entry to last block's end) and per-tile
 // percentiles (us) of
@@ -109,7 +110,8 @@ double histogram_us(buffers<K, K>& b, timer& t, cudaStream_t s) {
     ok(cudaMemcpy(h.data(), hist, bytes, cudaMemcpyDeviceToHost), "D2H");
     for (int p = 0; p < passes; ++p) {
         unsigned long long sum = 0;
-        for (int d = 0; d < Tuning::radix; ++d) sum += h[static_cast<std::size_t>(p * Tuning::radix + d)];
+        for (int d = 0; d < Tuning::radix; ++d)
+            sum += h[static_cast<std::size_t>(p * Tuning::radix + d)];
         if (sum != static_cast<unsigned long long>(b.n))
             std::printf("histogram: pass %d sums to %llu, not n\n", p, sum);
     }
@@ -225,7 +227,8 @@ void run(int lg, bool low, bool shapes) {
         ok(cudaStreamSynchronize(s), "ref");
     }
     const double copy_us = t.median_us([&] {
-        ok(cudaMemcpyAsync(b.keys2, b.pristine, n * sizeof(K), cudaMemcpyDeviceToDevice, s), "copy");
+        ok(cudaMemcpyAsync(b.keys2, b.pristine, n * sizeof(K), cudaMemcpyDeviceToDevice, s),
+           "copy");
     });
     std::printf("## %s keys, 2^%d, %s\n", sizeof(K) == 4 ? "u32" : "u64", lg,
                 low ? "low entropy" : "uniform");

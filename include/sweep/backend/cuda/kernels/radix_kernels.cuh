@@ -369,8 +369,9 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
                         std::uint64_t w[W];
 #pragma unroll
                         for (int k = 0; k < W; ++k)
-                            w[k] = t - k >= 0 ? lookback::load_relaxed(p.states + (t - k) * radix + d)
-                                              : 0;
+                            w[k] = t - k >= 0
+                                       ? lookback::load_relaxed(p.states + (t - k) * radix + d)
+                                       : 0;
                         loads += W;
                         int k = 0;
                         bool done = false;

@@ -103,8 +103,9 @@ struct radix_tuning {
     static constexpr bool fresh_digits = MinBlocks >= 3 && padded_tile;
 };
 
-/// The ranking variant of the defaults for keys with values of up to 16 bytes: 191 since
-/// session 19 (below); before, 31 (session 4: v7 + padded last tile + predicate ballots). By the SASS (perf/notes-gpu.md R3) it issues ~80
+/// The ranking variant of the defaults for keys alone and with values of up to 16 bytes: 191 and
+/// 159 since session 19 (below); before, 31 (session 4: v7 + padded last tile + predicate
+/// ballots). By the SASS (perf/notes-gpu.md R3) 31 issues ~80
 /// instructions per key of u32 keys against v7's ~134 (CUB's pass: ~87) at the same shape and
 /// the same 80 registers without spills; not yet measured on the device when it became the
 /// default. v7 (ballot match, counts published before the ranking, unrolled scatter) was the
