@@ -139,6 +139,19 @@ bool device_has_bulk_copy(const char* algorithm) {
     return cache.emplace(device, major >= 9).first->second;
 }
 
+int max_dynamic_smem(const char* algorithm) {
+    int device = 0;
+    check(cudaGetDevice(&device), algorithm, "cudaGetDevice");
+    static std::mutex m;
+    static std::map<int, int> cache;
+    std::lock_guard<std::mutex> lock(m);
+    if (auto it = cache.find(device); it != cache.end()) return it->second;
+    int bytes = 0;
+    check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+          algorithm, "cudaDeviceGetAttribute");
+    return cache.emplace(device, bytes).first->second;
+}
+
 void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algorithm) {
     int device = 0;
     check(cudaGetDevice(&device), algorithm, "cudaGetDevice");

@@ -32,6 +32,19 @@ TEST_CASE("gpu radix variant 191 (384 x 12, 3/SM, window 4, histogram parts): u1
           "[gpu][radix][variant]") {
     variant_matrix<window_parts_384x12x3, false, std::uint16_t>(3121);
 }
+// A device that cannot give a block the parts' shared memory (sm_86/89: 99 KB) sorts with a
+// histogram of one part: the same path, forced here by capping the limit at 48 KB.
+TEST_CASE("gpu radix variant 191, histogram without room for its parts: i64 keys, u16 keys",
+          "[gpu][radix][variant]") {
+    struct cap {
+        cap() { cu::radix_hist_smem_cap_for_tests = 48 * 1024; }
+        ~cap() { cu::radix_hist_smem_cap_for_tests = 0; }
+    } const capped;
+    static_assert(window_parts_384x12x3::hist_smem_bytes(8) > 48 * 1024);
+    static_assert(window_parts_384x12x3::hist_smem_bytes(2) > 48 * 1024);
+    variant_matrix<window_parts_384x12x3, false, std::int64_t>(3122);
+    variant_matrix<window_parts_384x12x3, true, std::uint16_t>(3123);
+}
 
 TEST_CASE("gpu radix variant 31 (384 x 12): u64 keys", "[gpu][radix][variant]") {
     variant_matrix<lean_384x12x2, false, std::uint64_t>(3111);

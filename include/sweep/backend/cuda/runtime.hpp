@@ -52,6 +52,11 @@ int resident_blocks(const void* kernel, int threads, const char* algorithm, int 
 /// later), cached per device.
 bool device_has_bulk_copy(const char* algorithm);
 
+/// The most dynamic shared memory one block may take on the current device
+/// (cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KB on sm_90, 99 KB on sm_86 and sm_89), cached
+/// per device.
+int max_dynamic_smem(const char* algorithm);
+
 /// Lets `kernel` take `dynamic_smem` bytes of dynamic shared memory (past the default 48 KB) and
 /// asks for the largest shared-memory carve-out, once per kernel and device.
 void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algorithm);

@@ -40,13 +40,30 @@ struct radix_temp_layout {
     }
 };
 
+/// Tests only (test/gpu/radix_variants_lean_other.cu): when positive, the histogram takes its
+/// parts only where they fit in this many bytes, so that a device with more shared memory runs
+/// the path of one with less. 0: the device's own limit.
+inline int radix_hist_smem_cap_for_tests = 0;
+
 /// The histogram of every pass's digits into hist (passes x radix, zeroed), one read of the keys.
 template <class Tuning, class K, bool Flip>
 void launch_radix_histogram(const char* name, const K* keys, std::int64_t n,
                             unsigned long long* hist, radix_codec<K, Flip> codec, stream_t s) {
     const auto kernel = radix_histogram_kernel<Tuning, K, Flip>;
     constexpr int smem = Tuning::hist_smem_bytes(sizeof(K));
-    if constexpr (smem > 0) allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, name);
+    if constexpr (smem > 0) {
+        // The parts take up to 128 KB a block: more than sm_86 and sm_89 give one (99 KB). There
+        // the histogram has one part.
+        int limit = max_dynamic_smem(name);
+        if (radix_hist_smem_cap_for_tests > 0 && radix_hist_smem_cap_for_tests < limit)
+            limit = radix_hist_smem_cap_for_tests;
+        if (smem > limit) {
+            launch_radix_histogram<typename Tuning::one_part_histogram>(name, keys, n, hist, codec,
+                                                                         s);
+            return;
+        }
+        allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem, name);
+    }
     const std::int64_t per_chunk = std::int64_t{Tuning::hist_threads} * Tuning::hist_items;
     const std::int64_t chunks = (n + per_chunk - 1) / per_chunk;
     const std::int64_t resident =

@@ -95,6 +95,10 @@ struct radix_tuning {
                    ? static_cast<int>(hist_part_bytes(key_bytes) * hist_parts(key_bytes))
                    : 0;
     }
+    /// This shape with the histogram of one part (256 threads): where a device cannot give a
+    /// block the parts' shared memory (dispatch/radix_sort.cuh).
+    using one_part_histogram = radix_tuning<RadixBits, Threads, ItemsPerThread, MinBlocks, 256,
+                                            HistItems, (Variant & ~radix_hist_parts)>;
     /// Register-tight shapes (3 or more blocks per SM) of the padded variants: the ranking
     /// recomputes the digits instead of letting the compiler keep the histogram step's
     /// (radix_agent.cuh, fresh_digit_of): no spills at 384 x 16, 384 x 19 (u32 keys), 384 x 16
