@@ -126,30 +126,28 @@ void pool_deallocate(void* p, stream_t s) {
     if (cudaFreeAsync(p, s) != cudaSuccess) (void)cudaGetLastError();
 }
 
-bool device_has_bulk_copy(const char* algorithm) {
+namespace {
+/// A device attribute of the current device, cached per (device, attribute).
+int device_attribute(cudaDeviceAttr attr, const char* algorithm) {
     int device = 0;
     check(cudaGetDevice(&device), algorithm, "cudaGetDevice");
     static std::mutex m;
-    static std::map<int, bool> cache;
+    static std::map<std::pair<int, int>, int> cache;
     std::lock_guard<std::mutex> lock(m);
-    if (auto it = cache.find(device); it != cache.end()) return it->second;
-    int major = 0;
-    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), algorithm,
-          "cudaDeviceGetAttribute");
-    return cache.emplace(device, major >= 9).first->second;
+    const auto key = std::make_pair(device, static_cast<int>(attr));
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    int value = 0;
+    check(cudaDeviceGetAttribute(&value, attr, device), algorithm, "cudaDeviceGetAttribute");
+    return cache.emplace(key, value).first->second;
+}
+}  // namespace
+
+bool device_has_bulk_copy(const char* algorithm) {
+    return device_attribute(cudaDevAttrComputeCapabilityMajor, algorithm) >= 9;
 }
 
 int max_dynamic_smem(const char* algorithm) {
-    int device = 0;
-    check(cudaGetDevice(&device), algorithm, "cudaGetDevice");
-    static std::mutex m;
-    static std::map<int, int> cache;
-    std::lock_guard<std::mutex> lock(m);
-    if (auto it = cache.find(device); it != cache.end()) return it->second;
-    int bytes = 0;
-    check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-          algorithm, "cudaDeviceGetAttribute");
-    return cache.emplace(device, bytes).first->second;
+    return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, algorithm);
 }
 
 void allow_dynamic_smem(const void* kernel, int dynamic_smem, const char* algorithm) {

@@ -153,13 +153,10 @@ __global__ void __launch_bounds__(Tuning::hist_threads)
     unsigned* const counts =
         parts > 1 ? reinterpret_cast<unsigned*>(radix_dynamic_smem) : static_counts;
     const int lane = static_cast<int>(threadIdx.x % warp_threads);
-    const int part = parts == 1 ? 0 : lane % parts;
-    if constexpr (words % 4 == 0) {
-        for (int i = threadIdx.x; i < words / 4; i += threads)
-            reinterpret_cast<uint4*>(counts)[i] = make_uint4(0u, 0u, 0u, 0u);
-    } else {
-        for (int i = threadIdx.x; i < words; i += threads) counts[i] = 0;
-    }
+    const int part = lane % parts;
+    static_assert(words % 4 == 0, "radix >= 32: the counters are whole uint4s");
+    for (int i = threadIdx.x; i < words / 4; i += threads)
+        reinterpret_cast<uint4*>(counts)[i] = make_uint4(0u, 0u, 0u, 0u);
     __syncthreads();
     const std::int64_t begin = std::int64_t{blockIdx.x} * per_block;
     const std::int64_t end = begin + per_block < n ? begin + per_block : n;

@@ -49,7 +49,8 @@ inline constexpr int radix_lean_variants = 31;
 ///                           keys of up to 4 bytes, 16 for 8-byte keys).
 inline constexpr int radix_lookback_window = 32;
 inline constexpr int radix_hist_parts = 128;
-inline constexpr int radix_known_variants = 191;
+inline constexpr int radix_known_variants =
+    radix_lean_variants | radix_lookback_window | radix_hist_parts;
 
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
