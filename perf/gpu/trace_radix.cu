@@ -72,6 +72,8 @@ __device__ __forceinline__ void end() {
 #define SWEEP_RADIX_TRACE_POINT(pt, pass, tile) trace_radix::point(pt, pass, tile)
 #define SWEEP_RADIX_TRACE_WALK(loads) atomicAdd(&trace_radix::s_loads, static_cast<unsigned>(loads))
 #define SWEEP_RADIX_TRACE_END() trace_radix::end()
+// The probe's bare row (no look-back; results not sorted) is marked by 15 histogram keys a thread.
+#define SWEEP_RADIX_TRACE_BARE(Tuning) (Tuning::hist_items == 15)
 
 #include "bench_gpu_radix_common.cuh"
 
@@ -205,7 +207,7 @@ void row(const char* name, buffers<K, K>& b, timer& t, cudaStream_t s, double cu
 }
 
 template <class K>
-void run(int lg, bool low, bool shapes) {
+void run(int lg, bool low, bool shapes, bool probe, bool profile) {
     cudaStream_t s;
     ok(cudaStreamCreate(&s), "stream");
     int dev = 0, sms = 0;
@@ -239,6 +241,57 @@ void run(int lg, bool low, bool shapes) {
     using neither = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 256, 16,
                                      D::variant & ~(cu::radix_hist_parts |
                                                     cu::radix_lookback_window)>;
+    if (profile) {
+        // Under ncu: three sorts of the default (CUB's ran above), nothing else.
+        for (int i = 0; i < 3; ++i) {
+            b.reset(s);
+            sort<D>(b, s);
+        }
+        ok(cudaStreamSynchronize(s), "sort");
+        std::printf("check %s\n", same(b.keys, b.ref, n) ? "ok" : "MISMATCH");
+        ok(cudaStreamDestroy(s), "stream");
+        return;
+    }
+    if (probe) {
+        // CUB over fewer bits: one pass (and one histogram digit) per 8 bits, so the differences
+        // are CUB's time per pass.
+        std::printf("| CUB bits | us |\n|---|---|\n");
+        for (int bits = 8; bits <= int(8 * sizeof(K)); bits += 8) {
+            const double us = t.median_us(
+                [&] {
+                    cub::DoubleBuffer<K> dk(b.keys, b.keys2);
+                    ok(cub::DeviceRadixSort::SortKeys(b.cub_temp, b.cub_bytes, dk, n, 0, bits, s),
+                       "cub");
+                },
+                [&] { b.reset(s); }, 15);
+            std::printf("| [0, %d) | %.1f |\n", bits, us);
+        }
+        std::printf("\n");
+        // The pass without any look-back (marked by 15 histogram keys a thread): its time is the
+        // pass with no wait on earlier tiles. Not sorted, so not checked.
+        using bare = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
+                                      D::hist_threads, 15, D::variant>;
+        row<D, K>("default", b, t, s, cub_us, copy_us, sms);
+        row<bare, K>("bare: no look-back (NOT sorted; the check must fail)", b, t, s, cub_us,
+                     copy_us, sms);
+        std::printf("\n| threads x keys, blocks/SM | us | vs CUB | check |\n|---|---|---|---|\n");
+        const auto shape_row = [&]<int Threads, int Items, int Blocks>() {
+            using S = cu::radix_tuning<D::radix_bits, Threads, Items, Blocks, D::hist_threads,
+                                       D::hist_items, D::variant>;
+            const double us = t.median_us([&] { sort<S>(b, s); }, [&] { b.reset(s); }, 15);
+            b.reset(s);
+            sort<S>(b, s);
+            ok(cudaStreamSynchronize(s), "sort");
+            std::printf("| %d x %d, %d | %.1f | %.3f | %s |\n", Threads, Items, Blocks, us,
+                        cub_us / us, same(b.keys, b.ref, n) ? "ok" : "MISMATCH");
+            std::fflush(stdout);
+        };
+        shape_row.template operator()<384, 18, 3>();
+        shape_row.template operator()<384, 20, 3>();
+        shape_row.template operator()<384, 21, 3>();
+        ok(cudaStreamDestroy(s), "stream");
+        return;
+    }
     if (shapes) {
         // Other shapes of the default variant, timed only (median of 15), checked against CUB.
         std::printf("| threads x keys, blocks/SM | us | vs CUB | check |\n|---|---|---|---|\n");
@@ -290,7 +343,9 @@ int main(int argc, char** argv) {
     const bool u64 = argc > 2 && std::strcmp(argv[2], "u64") == 0;
     const bool low = argc > 3 && std::atoi(argv[3]) != 0;
     const bool shapes = argc > 4 && std::strcmp(argv[4], "shapes") == 0;
-    if (u64) trace_radix::run<std::uint64_t>(lg, low, shapes);
-    else trace_radix::run<std::uint32_t>(lg, low, shapes);
+    const bool probe = argc > 4 && std::strcmp(argv[4], "probe") == 0;
+    const bool profile = argc > 4 && std::strcmp(argv[4], "ncu") == 0;
+    if (u64) trace_radix::run<std::uint64_t>(lg, low, shapes, probe, profile);
+    else trace_radix::run<std::uint32_t>(lg, low, shapes, probe, profile);
     return 0;
 }

@@ -39,6 +39,13 @@
 #define SWEEP_RADIX_TRACE_WALK(loads) ((void)0)
 #define SWEEP_RADIX_TRACE_END() ((void)0)
 #endif
+// Measurement only (perf/gpu/trace_radix.cu): true for a Tuning whose passes skip the look-back
+// and scatter each digit of tile t from a made-up offset (uniform keys: the right place give or
+// take a few keys), so that the pass's time without any wait on earlier tiles can be timed. The
+// result is not sorted.
+#ifndef SWEEP_RADIX_TRACE_BARE
+#define SWEEP_RADIX_TRACE_BARE(Tuning) false
+#endif
 
 namespace sweep::detail::cuda {
 
@@ -353,7 +360,9 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         const int d = threadIdx.x * ranker::dpt + i;
         if (d < radix) {
             std::uint64_t before = 0;
-            if (tile > 0) {
+            if constexpr (SWEEP_RADIX_TRACE_BARE(Tuning)) {
+                before = static_cast<std::uint64_t>(tile) * (tile_items / radix - 1);
+            } else if (tile > 0) {
                 [[maybe_unused]] int loads = 0;
                 std::int64_t t = tile - 1;
                 if constexpr (Tuning::lookback_window > 1) {
