@@ -207,7 +207,7 @@ void row(const char* name, buffers<K, K>& b, timer& t, cudaStream_t s, double cu
 }
 
 template <class K>
-void run(int lg, bool low, bool shapes, bool probe, bool profile) {
+void run(int lg, bool low, bool shapes, bool probe, bool profile, bool ab) {
     cudaStream_t s;
     ok(cudaStreamCreate(&s), "stream");
     int dev = 0, sms = 0;
@@ -249,6 +249,25 @@ void run(int lg, bool low, bool shapes, bool probe, bool profile) {
         }
         ok(cudaStreamSynchronize(s), "sort");
         std::printf("check %s\n", same(b.keys, b.ref, n) ? "ok" : "MISMATCH");
+        ok(cudaStreamDestroy(s), "stream");
+        return;
+    }
+    if (ab) {
+        // The default against default + radix_lean_rank (session 20), alternated over three
+        // rounds (median of 15 sorts each), then one traced sort of each.
+        using L = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
+                                   D::hist_threads, D::hist_items, D::variant | cu::radix_lean_rank>;
+        std::printf("| round | v%d us | v%d us | CUB us |\n|---|---|---|---|\n", D::variant,
+                    L::variant);
+        for (int r = 0; r < 3; ++r) {
+            const double a = t.median_us([&] { sort<D>(b, s); }, [&] { b.reset(s); }, 15);
+            const double l = t.median_us([&] { sort<L>(b, s); }, [&] { b.reset(s); }, 15);
+            const double c = cub_sort_us<K, K, false>(b, t, s, [&] { b.reset(s); }, unused);
+            std::printf("| %d | %.1f | %.1f | %.1f |\n", r, a, l, c);
+            std::fflush(stdout);
+        }
+        row<D, K>("default", b, t, s, cub_us, copy_us, sms);
+        row<L, K>("default + lean rank", b, t, s, cub_us, copy_us, sms);
         ok(cudaStreamDestroy(s), "stream");
         return;
     }
@@ -345,7 +364,8 @@ int main(int argc, char** argv) {
     const bool shapes = argc > 4 && std::strcmp(argv[4], "shapes") == 0;
     const bool probe = argc > 4 && std::strcmp(argv[4], "probe") == 0;
     const bool profile = argc > 4 && std::strcmp(argv[4], "ncu") == 0;
-    if (u64) trace_radix::run<std::uint64_t>(lg, low, shapes, probe, profile);
-    else trace_radix::run<std::uint32_t>(lg, low, shapes, probe, profile);
+    const bool ab = argc > 4 && std::strcmp(argv[4], "ab") == 0;
+    if (u64) trace_radix::run<std::uint64_t>(lg, low, shapes, probe, profile, ab);
+    else trace_radix::run<std::uint32_t>(lg, low, shapes, probe, profile, ab);
     return 0;
 }

@@ -293,8 +293,13 @@ struct radix_ranker {
         for (int i = 0; i < dpt; ++i) {
             const int d = threadIdx.x * dpt + i;
             if (d < radix) {
+                if constexpr (Tuning::lean_rank) {
+#pragma unroll
+                    for (int w = 0; w < Tuning::warps; ++w) hist[w * radix + d] += first[i];
+                } else {
 #pragma unroll 4
-                for (int w = 0; w < Tuning::warps; ++w) hist[w * radix + d] += first[i];
+                    for (int w = 0; w < Tuning::warps; ++w) hist[w * radix + d] += first[i];
+                }
             }
         }
     }
@@ -307,7 +312,8 @@ struct radix_ranker {
                                           unsigned* hist, unsigned (&rank)[items]) {
         const int lane = threadIdx.x % warp_threads;
         unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
-        const unsigned lower = (1u << lane) - 1u;
+        // The lanes below this one; with lean_rank, up to and including it (lane 31: all).
+        const unsigned lower = Tuning::lean_rank ? (2u << lane) - 1u : (1u << lane) - 1u;
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             // Padded tiles: every item is a key (the padding ranks last), no bound check.
@@ -319,10 +325,22 @@ struct radix_ranker {
             }
             const unsigned peers = match_peers<!Tuning::padded_tile>(d, ok);
             const int leader = 31 - __clz(peers);
-            unsigned before = 0;
-            if (ok && lane == leader) before = atomicAdd(wh + d, static_cast<unsigned>(__popc(peers)));
-            before = __shfl_sync(full_mask, before, leader);
-            rank[j] = before + static_cast<unsigned>(__popc(peers & lower));
+            if constexpr (Tuning::lean_rank) {
+                // One population count: this lane's peers up to and including itself. For the
+                // leader (the highest peer) that is all of them, what it adds (FLO and POPC go
+                // through a quarter-rate pipe: ncu, session 20).
+                const unsigned upto = static_cast<unsigned>(__popc(peers & lower));
+                unsigned before = 0;
+                if (ok && lane == leader) before = atomicAdd(wh + d, upto);
+                before = __shfl_sync(full_mask, before, leader);
+                rank[j] = before + upto - 1u;
+            } else {
+                unsigned before = 0;
+                if (ok && lane == leader)
+                    before = atomicAdd(wh + d, static_cast<unsigned>(__popc(peers)));
+                before = __shfl_sync(full_mask, before, leader);
+                rank[j] = before + static_cast<unsigned>(__popc(peers & lower));
+            }
         }
     }
 
@@ -361,11 +379,25 @@ struct radix_ranker {
             const int d = threadIdx.x * dpt + i;
             unsigned run = 0;
             if (d < radix) {
+                if constexpr (Tuning::lean_rank) {
+                    // Every warp's counter loaded first (independent loads, one shared-memory
+                    // latency), then the running sum: a loop of load, add, store waited once per
+                    // warp (ncu, session 20: short-scoreboard stalls on each add).
+                    unsigned c[Tuning::warps];
+#pragma unroll
+                    for (int w = 0; w < Tuning::warps; ++w) c[w] = hist[w * radix + d];
+#pragma unroll
+                    for (int w = 0; w < Tuning::warps; ++w) {
+                        hist[w * radix + d] = run;
+                        run += c[w];
+                    }
+                } else {
 #pragma unroll 4
-                for (int w = 0; w < Tuning::warps; ++w) {
-                    const unsigned c = hist[w * radix + d];
-                    hist[w * radix + d] = run;
-                    run += c;
+                    for (int w = 0; w < Tuning::warps; ++w) {
+                        const unsigned c = hist[w * radix + d];
+                        hist[w * radix + d] = run;
+                        run += c;
+                    }
                 }
             }
             count[i] = run;

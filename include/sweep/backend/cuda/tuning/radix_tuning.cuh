@@ -49,8 +49,14 @@ inline constexpr int radix_lean_variants = 31;
 ///                           keys of up to 4 bytes, 16 for 8-byte keys).
 inline constexpr int radix_lookback_window = 32;
 inline constexpr int radix_hist_parts = 128;
+/// Session 20 (ncu's per-instruction stall samples of the pass next to CUB's, u32 keys):
+///   radix_lean_rank         the early-counts ranking with one population count an item (the
+///                           lanes up to and including this one: for the leader, all of its
+///                           peers) instead of two, and the digit counts' per-warp counters
+///                           loaded all at once before the running sum (fully unrolled).
+inline constexpr int radix_lean_rank = 256;
 inline constexpr int radix_known_variants =
-    radix_lean_variants | radix_lookback_window | radix_hist_parts;
+    radix_lean_variants | radix_lookback_window | radix_hist_parts | radix_lean_rank;
 
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
@@ -78,6 +84,7 @@ struct radix_tuning {
     static constexpr bool early_counts = (Variant & radix_early_counts) != 0;
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
     static constexpr bool padded_tile = (Variant & radix_padded_tile) != 0;
+    static constexpr bool lean_rank = (Variant & radix_lean_rank) != 0;
     /// Look-back words read per step (kernels/radix_kernels.cuh).
     static constexpr int lookback_window = (Variant & radix_lookback_window) != 0 ? 4 : 1;
     /// Parts of the histogram kernel's counters, by key size (kernels/radix_kernels.cuh), and
