@@ -29,6 +29,14 @@ using window_384x19x3 =
 using window_parts_384x19x3 =
     cu::radix_tuning<8, 384, 19, 3, 1024, 16,
                      lean | cu::radix_lookback_window | cu::radix_hist_parts>;
+// Session 20: + radix_lean_rank (the default of 4-byte keys alone: 447), and with values.
+using lean_rank_384x19x3 =
+    cu::radix_tuning<8, 384, 19, 3, 1024, 16,
+                     lean | cu::radix_lookback_window | cu::radix_hist_parts |
+                         cu::radix_lean_rank>;
+using lean_rank_pairs_384x16x3 =
+    cu::radix_tuning<8, 384, 16, 3, 1024, 16,
+                     lean | cu::radix_hist_parts | cu::radix_lean_rank>;
 // The best row of the session-3 tune run (not in the variant tests before).
 using v7_256x16x3 = cu::radix_tuning<8, 256, 16, 3, 256, 16, cu::radix_all_variants>;
 }  // namespace
@@ -67,4 +75,16 @@ TEST_CASE("gpu radix variant 63 (384 x 19, 3/SM, look-back window): u32 keys",
 TEST_CASE("gpu radix variant 191 (384 x 19, 3/SM, window 4, histogram parts): u32 keys",
           "[gpu][radix][variant]") {
     variant_matrix<window_parts_384x19x3, false, std::uint32_t>(3112);
+}
+TEST_CASE("gpu radix variant 447 (384 x 19, 3/SM, window, parts, lean rank): u32 keys",
+          "[gpu][radix][variant]") {
+    variant_matrix<lean_rank_384x19x3, false, std::uint32_t>(3130);
+}
+TEST_CASE("gpu radix variant 447 (384 x 19, 3/SM, window, parts, lean rank): float keys",
+          "[gpu][radix][variant]") {
+    variant_matrix<lean_rank_384x19x3, false, float>(3131);
+}
+TEST_CASE("gpu radix variant 415 (384 x 16, 3/SM, parts, lean rank): i32 keys, u32 values",
+          "[gpu][radix][variant]") {
+    variant_matrix<lean_rank_pairs_384x16x3, true, std::int32_t>(3132);
 }

@@ -22,7 +22,18 @@ using lean_10bit = cu::radix_tuning<10, 256, 16, 2, 256, 16, lean>;
 using window_parts_384x12x3 =
     cu::radix_tuning<8, 384, 12, 3, 1024, 16,
                      lean | cu::radix_lookback_window | cu::radix_hist_parts>;
+using lean_rank_384x12x3 =
+    cu::radix_tuning<8, 384, 12, 3, 1024, 16,
+                     lean | cu::radix_lookback_window | cu::radix_hist_parts |
+                         cu::radix_lean_rank>;
 }  // namespace
+
+// Session 20: radix_lean_rank on 8- and 2-byte keys (not their default).
+TEST_CASE("gpu radix variant 447 (384 x 12, 3/SM, lean rank): i64 keys, u16 keys",
+          "[gpu][radix][variant]") {
+    variant_matrix<lean_rank_384x12x3, false, std::int64_t>(3133);
+    variant_matrix<lean_rank_384x12x3, true, std::uint16_t>(3134);
+}
 
 TEST_CASE("gpu radix variant 191 (384 x 12, 3/SM, window 4, histogram parts): i64 keys",
           "[gpu][radix][variant]") {

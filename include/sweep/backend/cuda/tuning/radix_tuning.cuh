@@ -188,8 +188,13 @@ struct default_radix_tuning_for {
     // With values the look-back window is left out: u32 pairs at 2^28 took 8559 us with it
     // (session 19, call 5), against 8000-8112 us without it in sessions 9 and 17 (CUB 8549-8553
     // in each); their histogram is the keys' (it reads no values) and keeps its parts.
+    // 4-byte keys alone also take radix_lean_rank (session 20, trace_radix ab, H200, three
+    // alternated rounds: u32 2^28 5566 -> 5484 us, 2^24 405 -> 399, low entropy 5459 -> 5382);
+    // u64 keys got slower with it (16508 -> 16930 us) and sorts with values were not measured.
     static constexpr int variant =
-        ValueBytes == 0 ? default_radix_variant : (default_radix_variant & ~radix_lookback_window);
+        ValueBytes != 0 ? (default_radix_variant & ~radix_lookback_window)
+                        : (KeyBytes == 4 ? (default_radix_variant | radix_lean_rank)
+                                         : default_radix_variant);
     using type = std::conditional_t<
         (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, 0>,
         radix_tuning<8, 384, items, blocks, default_radix_hist_threads, 16, variant>>;
