@@ -115,8 +115,8 @@ struct radix_tuning {
     static constexpr bool fresh_digits = MinBlocks >= 3 && padded_tile;
 };
 
-/// The ranking variant of the defaults for keys alone and with values of up to 16 bytes: 191 and
-/// 159 since session 19 (below); before, 31 (session 4: v7 + padded last tile + predicate
+/// The ranking variant of the defaults for keys alone and with values of up to 16 bytes: 447
+/// (4-byte keys), 191 (other keys) and 159 (with values) since sessions 19 and 20 (below); before, 31 (session 4: v7 + padded last tile + predicate
 /// ballots). By the SASS (perf/notes-gpu.md R3) 31 issues ~80
 /// instructions per key of u32 keys against v7's ~134 (CUB's pass: ~87) at the same shape and
 /// the same 80 registers without spills; not yet measured on the device when it became the
@@ -134,6 +134,10 @@ struct radix_tuning {
 /// read of the keys (257 us), bound by the bank conflicts of its shared atomics, and 347 us with
 /// 32 parts (sort 5596 us; CUB 5435). u64 keys: 17581 -> 16609 us (CUB 16439). Sorts with
 /// values leave the window out (159: default_radix_tuning_for).
+/// Session 20 (perf/notes-gpu.md R6): 4-byte keys alone add radix_lean_rank (447:
+/// default_radix_tuning_for); on the H200 at 6125e5d u32 keys 2^28 took 5301 us (CUB 5437).
+/// Sorts with values (159, measured in session 20: 8092-8115 us at 2^28, CUB 8556) and
+/// 8-byte keys (191) keep theirs.
 #ifndef SWEEP_RADIX_DEFAULT_VARIANT
 #define SWEEP_RADIX_DEFAULT_VARIANT 191
 #endif
