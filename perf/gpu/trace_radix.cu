@@ -2,9 +2,20 @@
 // 19, issue 5): the library's kernels (kernels/radix_kernels.cuh), compiled here with its trace
 // points defined, so that every block stamps its phases with the global timer.
 //
-//   sweep_perf_gpu_trace_radix [log2 n = 28] [keys = u32 | u64] [low = 0 | 1] [shapes]
+//   sweep_perf_gpu_trace_radix [log2 n = 28] [keys = u32 | u64] [low = 0 | 1]
+//                              [shapes | probe | ab | ncu]
 //
 // `shapes`: instead of the rows below, the default variant at other kernel shapes, timed only.
+// `probe` (session 20): CUB over 8, 16, 24, ... bits (one pass more each: the differences are
+// CUB's time per pass), the default traced, the pass with no look-back at all (the
+// SWEEP_RADIX_TRACE_BARE hook of kernels/radix_kernels.cuh: its result is not sorted, and its
+// check reports the mismatch), and three more shapes.
+// `ab` (session 20): the default without and with radix_lean_rank, three alternated rounds, then
+// one traced sort of each.
+// `ncu`: three sorts of the default and nothing else (CUB's run first), to profile one pass, e.g.
+//   ncu --clock-control none -k regex:radix_onesweep --launch-skip 5 -c 1 ... 26 u32 0 ncu
+// (perf/sass/ncu_regions.py sums its source page between barriers). The trace points are
+// compiled in there too: a few % of the pass.
 //
 // First, the histogram kernel alone (median of 15) at several shapes, with parts and without.
 // Then rows: the default shape and ranking variant of the key type (since session 19 with the
@@ -240,7 +251,8 @@ void run(int lg, bool low, bool shapes, bool probe, bool profile, bool ab) {
                                       D::variant & ~cu::radix_hist_parts>;
     using neither = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks, 256, 16,
                                      D::variant & ~(cu::radix_hist_parts |
-                                                    cu::radix_lookback_window)>;
+                                                    cu::radix_lookback_window |
+                                                    cu::radix_lean_rank)>;
     if (profile) {
         // Under ncu: three sorts of the default (CUB's ran above), nothing else.
         for (int i = 0; i < 3; ++i) {
@@ -253,21 +265,25 @@ void run(int lg, bool low, bool shapes, bool probe, bool profile, bool ab) {
         return;
     }
     if (ab) {
-        // The default against default + radix_lean_rank (session 20), alternated over three
+        // The default without and with radix_lean_rank (session 20), alternated over three
         // rounds (median of 15 sorts each), then one traced sort of each.
+        using A = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
+                                   D::hist_threads, D::hist_items,
+                                   D::variant & ~cu::radix_lean_rank>;
         using L = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                   D::hist_threads, D::hist_items, D::variant | cu::radix_lean_rank>;
-        std::printf("| round | v%d us | v%d us | CUB us |\n|---|---|---|---|\n", D::variant,
+                                   D::hist_threads, D::hist_items,
+                                   D::variant | cu::radix_lean_rank>;
+        std::printf("| round | v%d us | v%d us | CUB us |\n|---|---|---|---|\n", A::variant,
                     L::variant);
         for (int r = 0; r < 3; ++r) {
-            const double a = t.median_us([&] { sort<D>(b, s); }, [&] { b.reset(s); }, 15);
+            const double a = t.median_us([&] { sort<A>(b, s); }, [&] { b.reset(s); }, 15);
             const double l = t.median_us([&] { sort<L>(b, s); }, [&] { b.reset(s); }, 15);
             const double c = cub_sort_us<K, K, false>(b, t, s, [&] { b.reset(s); }, unused);
             std::printf("| %d | %.1f | %.1f | %.1f |\n", r, a, l, c);
             std::fflush(stdout);
         }
-        row<D, K>("default", b, t, s, cub_us, copy_us, sms);
-        row<L, K>("default + lean rank", b, t, s, cub_us, copy_us, sms);
+        row<A, K>("default without lean rank", b, t, s, cub_us, copy_us, sms);
+        row<L, K>("default with lean rank", b, t, s, cub_us, copy_us, sms);
         ok(cudaStreamDestroy(s), "stream");
         return;
     }

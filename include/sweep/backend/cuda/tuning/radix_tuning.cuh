@@ -116,9 +116,10 @@ struct radix_tuning {
 };
 
 /// The ranking variant of the defaults for keys alone and with values of up to 16 bytes: 447
-/// (4-byte keys), 191 (other keys) and 159 (with values) since sessions 19 and 20 (below); before, 31 (session 4: v7 + padded last tile + predicate
-/// ballots). By the SASS (perf/notes-gpu.md R3) 31 issues ~80
-/// instructions per key of u32 keys against v7's ~134 (CUB's pass: ~87) at the same shape and
+/// (4-byte keys), 191 (other keys) and 159 (with values) since sessions 19 and 20 (below);
+/// before, 31 (session 4: v7 + padded last tile + predicate ballots). By the SASS
+/// (perf/notes-gpu.md R3) 31 issues ~80 instructions per key of u32 keys against v7's ~134
+/// (CUB's pass: ~87) at the same shape and
 /// the same 80 registers without spills; not yet measured on the device when it became the
 /// default. v7 (ballot match, counts published before the ranking, unrolled scatter) was the
 /// default of session 3: 1.21x the v0 path for u32 keys and 1.15x for u32 pairs on the H200 at
@@ -137,7 +138,8 @@ struct radix_tuning {
 /// Session 20 (perf/notes-gpu.md R6): 4-byte keys alone add radix_lean_rank (447:
 /// default_radix_tuning_for); on the H200 at 6125e5d u32 keys 2^28 took 5301 us (CUB 5437).
 /// Sorts with values (159, measured in session 20: 8092-8115 us at 2^28, CUB 8556) and
-/// 8-byte keys (191) keep theirs.
+/// 8-byte keys (191) keep theirs. 4-byte keys alone add radix_lean_rank to whatever
+/// SWEEP_RADIX_DEFAULT_VARIANT names (7 becomes 263 for them).
 #ifndef SWEEP_RADIX_DEFAULT_VARIANT
 #define SWEEP_RADIX_DEFAULT_VARIANT 191
 #endif
