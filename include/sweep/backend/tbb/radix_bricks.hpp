@@ -222,12 +222,15 @@ inline void small_copy(void* to, const void* from, std::size_t bytes) noexcept {
 /// (the line is not read for ownership, and does not evict the cache). Lines a bucket shares with
 /// its neighbours (the first and the last of its run) are written element-wise. Satish, Kim,
 /// Chhugani et al., "Fast sort on CPUs and GPUs", SIGMOD 2010; Polychroniou and Ross, SIGMOD 2014.
-/// first: scratch of radix positions.
-template <bool NT, class Src, class Dst, class V>
+/// first: scratch of radix positions. BufferValues false: the values are written straight to
+/// their place (wide values, whose lines would outgrow the caches; vbuf unused), the keys still
+/// through their lines.
+template <bool NT, bool BufferValues, class Src, class Dst, class V>
 void scatter_digit_wc(const Src src, std::int64_t n, digit d, const Dst dst, std::int64_t* off,
                       std::int64_t* first, typename Dst::stored* kbuf, V* vbuf) noexcept {
     using S = typename Dst::stored;
-    constexpr bool with_values = has_values_v<V>;
+    constexpr bool with_values = has_values_v<V> && BufferValues;
+    constexpr bool direct_values = has_values_v<V> && !BufferValues;
     constexpr std::int64_t L = line_elems<S>;
     const auto addr = reinterpret_cast<std::uintptr_t>(dst.k);
     if (addr % sizeof(S) != 0) {  // not element-aligned (cannot happen for built-in keys)
@@ -252,6 +255,7 @@ void scatter_digit_wc(const Src src, std::int64_t n, digit d, const Dst dst, std
         const std::int64_t slot = (p + phase) & (L - 1);
         kbuf[x * L + slot] = dst.out(u);
         if constexpr (with_values) vbuf[x * L + slot] = src.v[i];
+        if constexpr (direct_values) dst.v[p] = src.v[i];
         if (slot == L - 1) {
             const std::int64_t line = p - (L - 1);
             if (line >= first[x]) {

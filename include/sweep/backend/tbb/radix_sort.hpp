@@ -239,9 +239,15 @@ public:
     static constexpr std::int64_t count_stride = std::max(lsd_counters(lsd_bits), radix_max);
     static constexpr std::int64_t offs_stride = 2 * std::max(std::int64_t{1} << lsd_bits, radix_max);
     static constexpr std::int64_t line = line_elems<U>;
+    /// Values go through write-combining lines too where those lines take at most 1 MiB a worker
+    /// (u32 or u64 values with 4- or 8-byte keys: 128-512 KiB); wider values are written straight
+    /// to their place (their lines would outgrow the caches they are meant to sit in, and took
+    /// 64 MiB a worker for 1 KiB values with u32 keys).
+    static constexpr bool wc_values =
+        has_values_v<V> && radix_max * line * static_cast<std::int64_t>(sizeof(V)) <= (1 << 20);
     /// One worker's write-combining lines: radix_max lines of keys, then their values.
     static constexpr std::int64_t wc_bytes =
-        radix_max * 64 + (has_values_v<V> ? radix_max * line * static_cast<std::int64_t>(sizeof(V)) : 0);
+        radix_max * 64 + (wc_values ? radix_max * line * static_cast<std::int64_t>(sizeof(V)) : 0);
 
     /// Everything one sort needs, allocated before the caller's range is written.
     struct memory {
@@ -307,9 +313,10 @@ private:
                      int w, bool stream) const noexcept {
         using D = typename Dst::stored;
         auto* kb = reinterpret_cast<D*>(wc(w));
-        auto* vb = reinterpret_cast<std::conditional_t<has_values_v<V>, V, no_value>*>(wc(w) + radix_max * 64);
-        if (stream) scatter_digit_wc<true>(src, n, d, dst, off, firsts(w), kb, vb);
-        else scatter_digit_wc<false>(src, n, d, dst, off, firsts(w), kb, vb);
+        using VB = std::conditional_t<has_values_v<V>, V, no_value>;
+        VB* const vb = wc_values ? reinterpret_cast<VB*>(wc(w) + radix_max * 64) : nullptr;
+        if (stream) scatter_digit_wc<true, wc_values>(src, n, d, dst, off, firsts(w), kb, vb);
+        else scatter_digit_wc<false, wc_values>(src, n, d, dst, off, firsts(w), kb, vb);
     }
 
     /// The buffer a pass out of X writes: the caller's range and the temporary alternate.
