@@ -6,8 +6,8 @@ Input: ncu's source page as CSV (session 20), e.g. on the device machine
         --section SourceCounters --section WarpStateStats -o rep PROGRAM ARGS
     ncu -i rep.ncu-rep --page source --csv --print-source sass > sass.csv
 Prints, for each stretch of SASS between two barriers (BAR, EXIT), its warp-stall samples (the
-share of the kernel's), its instructions executed, the shared/global memory instructions among them
-and its three largest stall reasons, so that two kernels of the same algorithm (CUB's and sweep's)
+share of the kernel's), its instructions executed, its memory and warp-wide instructions (shared,
+global and local loads, stores and atomics; VOTE, MATCH, SHFL) and its three largest stall reasons, so that two kernels of the same algorithm (CUB's and sweep's)
 can be set side by side phase by phase.
 
     perf/sass/ncu_regions.py sass.csv [more.csv ...]
@@ -20,12 +20,20 @@ import sys
 MEM = ('ATOMS', 'LDG', 'STG', 'VOTE', 'MATCH', 'LDS', 'STS', 'ATOMG', 'SHFL', 'RED', 'STL', 'LDL')
 
 
+def num(cell):
+    """A counter cell as ncu writes it (an integer, perhaps with thousands separators, or empty)."""
+    cell = cell.replace(',', '').strip()
+    return int(float(cell)) if cell not in ('', '-') else 0
+
+
 def regions(path):
     rows = list(csv.reader(open(path)))
-    hdr, data = rows[1], rows[2:]
+    # The header is the first row that names the stall samples (the kernel's name comes first).
+    h = next(i for i, r in enumerate(rows) if 'Warp Stall Sampling (All Samples)' in r)
+    hdr, data = rows[h], rows[h + 1:]
     ix = {h: i for i, h in enumerate(hdr)}
     stalls = [h for h in hdr if h.startswith('stall_') and '(Not Issued)' not in h]
-    total = sum(int(r[ix['Warp Stall Sampling (All Samples)']]) for r in data)
+    total = sum(num(r[ix['Warp Stall Sampling (All Samples)']]) for r in data)
     print(f'== {path}: {total} samples, {len(data)} instructions')
     start, smp, ins = 0, 0, 0
     mem, why = collections.Counter(), collections.Counter()
@@ -33,13 +41,13 @@ def regions(path):
         op = r[ix['Source']].strip()
         m = re.match(r'(@!?U?P\w+\s+)?([A-Z0-9_.]+)', op)
         opc = m.group(2).split('.')[0] if m else '?'
-        smp += int(r[ix['Warp Stall Sampling (All Samples)']])
-        ex = int(r[ix['Instructions Executed']])
+        smp += num(r[ix['Warp Stall Sampling (All Samples)']])
+        ex = num(r[ix['Instructions Executed']])
         ins += ex
         if opc in MEM:
             mem[opc] += ex
         for s in stalls:
-            why[s[6:]] += int(r[ix[s]])
+            why[s[6:]] += num(r[ix[s]])
         if opc in ('BAR', 'EXIT') or i == len(data) - 1:
             if smp:
                 top = ', '.join(f'{k} {v}' for k, v in why.most_common(3))

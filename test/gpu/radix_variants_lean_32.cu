@@ -37,6 +37,13 @@ using lean_rank_384x19x3 =
 using lean_rank_pairs_384x16x3 =
     cu::radix_tuning<8, 384, 16, 3, 1024, 16,
                      lean | cu::radix_hist_parts | cu::radix_lean_rank>;
+// radix_lean_rank without the padded tile (partial tiles take the bounded ranking, whose lanes past
+// the end are not ok): on v7 (263, what SWEEP_RADIX_DEFAULT_VARIANT=7 gives 4-byte keys alone)
+// and on early counts alone (258: __match_any_sync), at 2 blocks an SM (digits kept, not fresh).
+using lean_rank_v7_384x16x2 =
+    cu::radix_tuning<8, 384, 16, 2, 256, 16, cu::radix_all_variants | cu::radix_lean_rank>;
+using lean_rank_match_384x16x2 =
+    cu::radix_tuning<8, 384, 16, 2, 256, 16, cu::radix_early_counts | cu::radix_lean_rank>;
 // The best row of the session-3 tune run (not in the variant tests before).
 using v7_256x16x3 = cu::radix_tuning<8, 256, 16, 3, 256, 16, cu::radix_all_variants>;
 }  // namespace
@@ -87,4 +94,13 @@ TEST_CASE("gpu radix variant 447 (384 x 19, 3/SM, window, parts, lean rank): flo
 TEST_CASE("gpu radix variant 415 (384 x 16, 3/SM, parts, lean rank): i32 keys, u32 values",
           "[gpu][radix][variant]") {
     variant_matrix<lean_rank_pairs_384x16x3, true, std::int32_t>(3132);
+}
+TEST_CASE("gpu radix variant 263 (384 x 16, 2/SM, v7 + lean rank): u32 keys; i32 + u32 pairs",
+          "[gpu][radix][variant]") {
+    variant_matrix<lean_rank_v7_384x16x2, false, std::uint32_t>(3135);
+    variant_matrix<lean_rank_v7_384x16x2, true, std::int32_t>(3136);
+}
+TEST_CASE("gpu radix variant 258 (384 x 16, 2/SM, early counts + lean rank): float keys",
+          "[gpu][radix][variant]") {
+    variant_matrix<lean_rank_match_384x16x2, false, float>(3137);
 }

@@ -29,7 +29,7 @@ using lean_rank_384x12x3 =
 }  // namespace
 
 // Session 20: radix_lean_rank on 8- and 2-byte keys (not their default).
-TEST_CASE("gpu radix variant 447 (384 x 12, 3/SM, lean rank): i64 keys, u16 keys",
+TEST_CASE("gpu radix variant 447 (384 x 12, 3/SM, lean rank): i64 keys; u16 keys, u32 values",
           "[gpu][radix][variant]") {
     variant_matrix<lean_rank_384x12x3, false, std::int64_t>(3133);
     variant_matrix<lean_rank_384x12x3, true, std::uint16_t>(3134);

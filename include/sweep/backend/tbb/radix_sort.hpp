@@ -240,9 +240,10 @@ public:
     static constexpr std::int64_t offs_stride = 2 * std::max(std::int64_t{1} << lsd_bits, radix_max);
     static constexpr std::int64_t line = line_elems<U>;
     /// Values go through write-combining lines too where those lines take at most 1 MiB a worker
-    /// (u32 or u64 values with 4- or 8-byte keys: 128-512 KiB); wider values are written straight
-    /// to their place (their lines would outgrow the caches they are meant to sit in, and took
-    /// 64 MiB a worker for 1 KiB values with u32 keys).
+    /// (4096 lines x keys a line x sizeof(V): 256-512 KiB for u32 or u64 values with 4- or 8-byte
+    /// keys, 1 MiB for 16-byte values with 4-byte keys); wider ones (or 1-byte keys with u64
+    /// values: 2 MiB) are written straight to their place: their lines would outgrow the caches
+    /// they are meant to sit in (64 MiB a worker for 1 KiB values with u32 keys).
     static constexpr bool wc_values =
         has_values_v<V> && radix_max * line * static_cast<std::int64_t>(sizeof(V)) <= (1 << 20);
     /// One worker's write-combining lines: radix_max lines of keys, then their values.

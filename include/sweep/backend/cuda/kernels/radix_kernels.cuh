@@ -42,7 +42,8 @@
 // Measurement only (perf/gpu/trace_radix.cu): true for a Tuning whose passes skip the look-back
 // and scatter each digit of tile t from a made-up offset (uniform keys: the right place give or
 // take a few keys), so that the pass's time without any wait on earlier tiles can be timed. The
-// result is not sorted.
+// result is not sorted, and only large uniform inputs stay in bounds (the tool runs it at 2^22
+// and up, uniform keys only).
 #ifndef SWEEP_RADIX_TRACE_BARE
 #define SWEEP_RADIX_TRACE_BARE(Tuning) false
 #endif
@@ -361,6 +362,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks)
         if (d < radix) {
             std::uint64_t before = 0;
             if constexpr (SWEEP_RADIX_TRACE_BARE(Tuning)) {
+                static_assert(tile_items >= 2 * radix, "the bare row needs 2 keys a digit a tile");
                 before = static_cast<std::uint64_t>(tile) * (tile_items / radix - 1);
             } else if (tile > 0) {
                 [[maybe_unused]] int loads = 0;
