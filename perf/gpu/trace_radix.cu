@@ -92,6 +92,7 @@ __device__ __forceinline__ void end() {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace sweep_radix_bench;
@@ -217,8 +218,11 @@ void row(const char* name, buffers<K, K>& b, timer& t, cudaStream_t s, double cu
     std::fflush(stdout);
 }
 
+/// What a run does besides the setup (argv[4]): the trace rows, or one of the other modes.
+enum class trace_mode { rows, shapes, probe, ab, profile };
+
 template <class K>
-void run(int lg, bool low, bool shapes, bool probe, bool profile, bool ab) {
+void run(int lg, bool low, trace_mode mode) {
     cudaStream_t s;
     ok(cudaStreamCreate(&s), "stream");
     int dev = 0, sms = 0;
@@ -253,7 +257,20 @@ void run(int lg, bool low, bool shapes, bool probe, bool profile, bool ab) {
                                      D::variant & ~(cu::radix_hist_parts |
                                                     cu::radix_lookback_window |
                                                     cu::radix_lean_rank)>;
-    if (profile) {
+    // The default variant at another kernel shape, timed only (median of 15), checked against
+    // CUB: one row of the `shapes` and `probe` tables.
+    const auto shape_row = [&]<int Threads, int Items, int Blocks>() {
+        using S = cu::radix_tuning<D::radix_bits, Threads, Items, Blocks, D::hist_threads,
+                                   D::hist_items, D::variant>;
+        const double us = t.median_us([&] { sort<S>(b, s); }, [&] { b.reset(s); }, 15);
+        b.reset(s);
+        sort<S>(b, s);
+        ok(cudaStreamSynchronize(s), "sort");
+        std::printf("| %d x %d, %d | %.1f | %.3f | %s |\n", Threads, Items, Blocks, us,
+                    cub_us / us, same(b.keys, b.ref, n) ? "ok" : "MISMATCH");
+        std::fflush(stdout);
+    };
+    if (mode == trace_mode::profile) {
         // Under ncu: three sorts of the default (CUB's ran above), nothing else.
         for (int i = 0; i < 3; ++i) {
             b.reset(s);
@@ -264,7 +281,7 @@ void run(int lg, bool low, bool shapes, bool probe, bool profile, bool ab) {
         ok(cudaStreamDestroy(s), "stream");
         return;
     }
-    if (ab) {
+    if (mode == trace_mode::ab) {
         // The default without and with radix_lean_rank (session 20), alternated over three
         // rounds (median of 15 sorts each), then one traced sort of each.
         using A = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
@@ -287,7 +304,7 @@ void run(int lg, bool low, bool shapes, bool probe, bool profile, bool ab) {
         ok(cudaStreamDestroy(s), "stream");
         return;
     }
-    if (probe) {
+    if (mode == trace_mode::probe) {
         // CUB over fewer bits: one pass (and one histogram digit) per 8 bits, so the differences
         // are CUB's time per pass.
         std::printf("| CUB bits | us |\n|---|---|\n");
@@ -315,37 +332,14 @@ void run(int lg, bool low, bool shapes, bool probe, bool profile, bool ab) {
         else
             std::printf("\n(no bare row: it needs uniform keys and n >= 2^22)\n");
         std::printf("\n| threads x keys, blocks/SM | us | vs CUB | check |\n|---|---|---|---|\n");
-        const auto shape_row = [&]<int Threads, int Items, int Blocks>() {
-            using S = cu::radix_tuning<D::radix_bits, Threads, Items, Blocks, D::hist_threads,
-                                       D::hist_items, D::variant>;
-            const double us = t.median_us([&] { sort<S>(b, s); }, [&] { b.reset(s); }, 15);
-            b.reset(s);
-            sort<S>(b, s);
-            ok(cudaStreamSynchronize(s), "sort");
-            std::printf("| %d x %d, %d | %.1f | %.3f | %s |\n", Threads, Items, Blocks, us,
-                        cub_us / us, same(b.keys, b.ref, n) ? "ok" : "MISMATCH");
-            std::fflush(stdout);
-        };
         shape_row.template operator()<384, 18, 3>();
         shape_row.template operator()<384, 20, 3>();
         shape_row.template operator()<384, 21, 3>();
         ok(cudaStreamDestroy(s), "stream");
         return;
     }
-    if (shapes) {
-        // Other shapes of the default variant, timed only (median of 15), checked against CUB.
+    if (mode == trace_mode::shapes) {
         std::printf("| threads x keys, blocks/SM | us | vs CUB | check |\n|---|---|---|---|\n");
-        const auto shape_row = [&]<int Threads, int Items, int Blocks>() {
-            using S = cu::radix_tuning<D::radix_bits, Threads, Items, Blocks, D::hist_threads,
-                                       D::hist_items, D::variant>;
-            const double us = t.median_us([&] { sort<S>(b, s); }, [&] { b.reset(s); }, 15);
-            b.reset(s);
-            sort<S>(b, s);
-            ok(cudaStreamSynchronize(s), "sort");
-            std::printf("| %d x %d, %d | %.1f | %.3f | %s |\n", Threads, Items, Blocks, us,
-                        cub_us / us, same(b.keys, b.ref, n) ? "ok" : "MISMATCH");
-            std::fflush(stdout);
-        };
         shape_row.template operator()<D::threads, D::items, D::min_blocks>();
         shape_row.template operator()<384, 16, 3>();
         shape_row.template operator()<256, 16, 4>();
@@ -382,11 +376,17 @@ int main(int argc, char** argv) {
     const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
     const bool u64 = argc > 2 && std::strcmp(argv[2], "u64") == 0;
     const bool low = argc > 3 && std::atoi(argv[3]) != 0;
-    const bool shapes = argc > 4 && std::strcmp(argv[4], "shapes") == 0;
-    const bool probe = argc > 4 && std::strcmp(argv[4], "probe") == 0;
-    const bool profile = argc > 4 && std::strcmp(argv[4], "ncu") == 0;
-    const bool ab = argc > 4 && std::strcmp(argv[4], "ab") == 0;
-    if (u64) trace_radix::run<std::uint64_t>(lg, low, shapes, probe, profile, ab);
-    else trace_radix::run<std::uint32_t>(lg, low, shapes, probe, profile, ab);
+    using trace_radix::trace_mode;
+    trace_mode mode = trace_mode::rows;
+    if (argc > 4) {
+        const std::string m = argv[4];
+        mode = m == "shapes" ? trace_mode::shapes
+             : m == "probe"  ? trace_mode::probe
+             : m == "ab"     ? trace_mode::ab
+             : m == "ncu"    ? trace_mode::profile
+                             : trace_mode::rows;
+    }
+    if (u64) trace_radix::run<std::uint64_t>(lg, low, mode);
+    else trace_radix::run<std::uint32_t>(lg, low, mode);
     return 0;
 }
