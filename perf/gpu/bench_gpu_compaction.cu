@@ -521,6 +521,10 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         tune_bulk<compaction_bulk_tuning<256, 49152, 4>>("bulk 256 x 48K, 4 (default)", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<384, 49152, 4>>("bulk 384 x 48K, 4", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<128, 32768, 6>>("bulk 128 x 32K, 6", b, lg, s, copy_us);
+        // More bytes in flight an SM than 4 x 48 KB (192 KB): fewer waves at 2^24 (session 21).
+        tune_bulk<compaction_bulk_tuning<256, 53248, 4>>("bulk 256 x 52K, 4", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<256, 36864, 6>>("bulk 256 x 36K, 6", b, lg, s, copy_us);
+        tune_bulk<compaction_bulk_tuning<512, 98304, 2>>("bulk 512 x 96K, 2", b, lg, s, copy_us);
     }
 }
 #endif
