@@ -6,8 +6,7 @@
 # perf/cpu_ab.sh. Needs .deps (README: the GPU machine) in the tree.
 #   VARIANTS="nostream:SWEEP_RADIX_STREAM_KIB=4194304;leaf128:SWEEP_RADIX_LEAF_KIB=128" \
 #     ROUNDS="1 2 3" FILTER='memcpy|u32_uniform/sweep_par' OUT=$OUT bash perf/cpu_variants.sh
-# The current tree runs as "phases" (sweep_perf_cpu_radix_phases); NATIVE=1 adds it built with
-# -march=native as "native". ARGS: extra bench arguments
+# The current tree runs as "phases" (sweep_perf_cpu_radix_phases). ARGS: extra bench arguments
 # (e.g. --n=16777216 or --threads=8).
 set -u
 OUT=${OUT:-/tmp/out}
@@ -28,12 +27,17 @@ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF -DSWEEP_BUIL
   { tail -20 "$OUT/cfg.log"; exit 1; }
 ( time cmake --build $B --target $targets -j16 ) > "$OUT/build.log" 2>&1 ||
   { grep -E "error" -A3 "$OUT/build.log" | head -40; exit 1; }
-if [ -n "${NATIVE:-}" ]; then  # the current tree built with -march=native, as "native"
-  cmake -S . -B ${B}_native -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF -DSWEEP_BUILD_TESTS=OFF \
-    -DSWEEP_BUILD_EXAMPLES=OFF -DCMAKE_CXX_FLAGS=-march=native > "$OUT/cfg_native.log" 2>&1 &&
-    cmake --build ${B}_native --target sweep_perf_cpu_radix_phases -j16 > "$OUT/build_native.log" 2>&1 &&
-    names="$names native"
-fi
+# FLAG_VARIANTS="native:-march=native;bmi2:-mbmi2": the current tree built with those compiler
+# flags (CMAKE_CXX_FLAGS), each in its own build directory, run as NAME.
+IFS=';' read -ra fvs <<< "${FLAG_VARIANTS:-}"
+for v in "${fvs[@]}"; do
+  [ -z "$v" ] && continue
+  fn=${v%%:*}
+  cmake -S . -B ${B}_$fn -DCMAKE_BUILD_TYPE=Release -DSWEEP_ENABLE_CUDA=OFF -DSWEEP_BUILD_TESTS=OFF \
+    -DSWEEP_BUILD_EXAMPLES=OFF "-DCMAKE_CXX_FLAGS=${v#*:}" > "$OUT/cfg_$fn.log" 2>&1 &&
+    cmake --build ${B}_$fn --target sweep_perf_cpu_radix_phases -j16 > "$OUT/build_$fn.log" 2>&1 &&
+    names="$names $fn" && flagged="${flagged:-} $fn"
+done
 echo "built: $names ($(grep real "$OUT/build.log"))"
 F=${FILTER:-'memcpy|u32_uniform/sweep_par'}
 arr=($names)
@@ -42,7 +46,7 @@ for round in ${ROUNDS:-1 2}; do
   for ((j = 0; j < k; ++j)); do
     t=${arr[$(( (j + round) % k ))]}
     exe=$B/perf/sweep_perf_cpu_radix_$t
-    [ $t = native ] && exe=${B}_native/perf/sweep_perf_cpu_radix_phases
+    case " ${flagged:-} " in *" $t "*) exe=${B}_$t/perf/sweep_perf_cpu_radix_phases ;; esac
     echo "== $t round $round"
     $exe ${ARGS:-} --benchmark_filter="$F" 2>&1 | grep -E "^(u32|u64|float|memcpy)" |
       sed -E 's/ +[0-9]+ ms +[0-9]+ ms +[0-9]+ / /; s/n=[0-9.]+M //'
