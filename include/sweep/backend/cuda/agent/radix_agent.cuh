@@ -293,7 +293,7 @@ struct radix_ranker {
         for (int i = 0; i < dpt; ++i) {
             const int d = threadIdx.x * dpt + i;
             if (d < radix) {
-                if constexpr (Tuning::lean_rank) {
+                if constexpr (Tuning::lean_counts) {
 #pragma unroll
                     for (int w = 0; w < Tuning::warps; ++w) hist[w * radix + d] += first[i];
                 } else {
@@ -313,7 +313,7 @@ struct radix_ranker {
         const int lane = threadIdx.x % warp_threads;
         unsigned* const wh = hist + (threadIdx.x / warp_threads) * radix;
         // The lanes below this one; with lean_rank, up to and including it (lane 31: all).
-        const unsigned lower = Tuning::lean_rank ? (2u << lane) - 1u : (1u << lane) - 1u;
+        const unsigned lower = Tuning::lean_ranking ? (2u << lane) - 1u : (1u << lane) - 1u;
 #pragma unroll
         for (int j = 0; j < items; ++j) {
             // Padded tiles: every item is a key (the padding ranks last), no bound check.
@@ -325,7 +325,7 @@ struct radix_ranker {
             }
             const unsigned peers = match_peers<!Tuning::padded_tile>(d, ok);
             const int leader = 31 - __clz(peers);
-            if constexpr (Tuning::lean_rank) {
+            if constexpr (Tuning::lean_ranking) {
                 // One population count: this lane's peers up to and including itself. For the
                 // leader (the highest peer) that is all of them, what it adds (FLO and POPC go
                 // through a quarter-rate pipe: ncu, session 20).
@@ -379,7 +379,7 @@ struct radix_ranker {
             const int d = threadIdx.x * dpt + i;
             unsigned run = 0;
             if (d < radix) {
-                if constexpr (Tuning::lean_rank) {
+                if constexpr (Tuning::lean_counts) {
                     // Every warp's counter loaded first (independent loads, one shared-memory
                     // latency), then the running sum: a loop of load, add, store waited once per
                     // warp (ncu, session 20: short-scoreboard stalls on each add).

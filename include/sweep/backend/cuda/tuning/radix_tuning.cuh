@@ -55,8 +55,13 @@ inline constexpr int radix_hist_parts = 128;
 ///                           peers) instead of two, and the digit counts' per-warp counters
 ///                           loaded all at once before the running sum (fully unrolled).
 inline constexpr int radix_lean_rank = 256;
-inline constexpr int radix_known_variants =
-    radix_lean_variants | radix_lookback_window | radix_hist_parts | radix_lean_rank;
+/// Session 21, for A/B only (perf/gpu/trace_radix.cu `ab`): with radix_lean_rank, keep the old
+/// digit counts (radix_lean_only_rank) or the old ranking (radix_lean_only_counts).
+inline constexpr int radix_lean_only_rank = 512;
+inline constexpr int radix_lean_only_counts = 1024;
+inline constexpr int radix_known_variants = radix_lean_variants | radix_lookback_window |
+                                            radix_hist_parts | radix_lean_rank |
+                                            radix_lean_only_rank | radix_lean_only_counts;
 
 /// MinBlocks: the blocks per SM the ranking kernels are compiled for (__launch_bounds__'s second
 /// argument: it caps registers at 64K / (MinBlocks * Threads)); 1 leaves the compiler free.
@@ -85,6 +90,10 @@ struct radix_tuning {
     static constexpr bool unrolled_scatter = (Variant & radix_unrolled_scatter) != 0;
     static constexpr bool padded_tile = (Variant & radix_padded_tile) != 0;
     static constexpr bool lean_rank = (Variant & radix_lean_rank) != 0;
+    /// The two parts of radix_lean_rank: the ranking's one population count an item, and the
+    /// digit counts' loads first.
+    static constexpr bool lean_ranking = lean_rank && (Variant & radix_lean_only_counts) == 0;
+    static constexpr bool lean_counts = lean_rank && (Variant & radix_lean_only_rank) == 0;
     /// Look-back words read per step (kernels/radix_kernels.cuh).
     static constexpr int lookback_window = (Variant & radix_lookback_window) != 0 ? 4 : 1;
     /// Parts of the histogram kernel's counters, by key size (kernels/radix_kernels.cuh), and
