@@ -213,8 +213,7 @@ struct default_radix_tuning_for {
     // sorts with values were not measured with it.
     static constexpr int variant =
         ValueBytes != 0 ? (default_radix_variant & ~radix_lookback_window)
-                        : (KeyBytes >= 4 ? (default_radix_variant | radix_lean_rank |
-                                            radix_lean_only_counts)
+                        : (KeyBytes == 4 ? (default_radix_variant | radix_lean_rank)
                                          : default_radix_variant);
     using type = std::conditional_t<
         (ValueBytes > 16), radix_tuning<8, big_threads, big_items, 1, 256, 16, 0>,
