@@ -14,14 +14,16 @@
 // bitwise (keys and values: both sorts are stable).
 //
 // Usage: sweep_perf_gpu_radix [what = all] [log2 sizes = 24,28]
-//   what: all | u32 | pairs | u64 | float | tune | tune-low | r3 | r3-low
+//   what: all | u32 | pairs | u64 | float | tune | tune-low | r3 | r3-low | ab
 //   tune: sweep only, u32 keys, u32 pairs, u64 keys and float keys through several kernel shapes
 //         (digit bits x threads x keys per thread, ranking variant: tuning/radix_tuning.cuh),
 //         uniform keys; tune-low: the same over the low-entropy keys.
 //   r3:   the session-4 rows (perf/notes-gpu.md R3; bench_gpu_radix_r3.cu): the default, CUB
 //         and the new variants/shapes per case, each checked against the default; r3-low: the
 //         same over the low-entropy keys.
-//   tune, tune-low, r3 and r3-low are built with -DSWEEP_BUILD_TUNING=ON only.
+//   ab:   the default's ranking variants (with and without radix_lean_rank and each of its two
+//         parts) in three alternated rounds, u32 and u64 keys, next to the library's call and CUB.
+//   tune, tune-low, r3, r3-low and ab are built with -DSWEEP_BUILD_TUNING=ON only.
 #include "bench_gpu_radix_common.cuh"
 
 using namespace sweep_radix_bench;
@@ -113,6 +115,58 @@ void tune_case(const char* name, int lg, bool low, cudaStream_t s) {
         tune_row<cu::radix_tuning<10, 512, 12, 1, 256, 16, 7>, K, V, Pairs>(name, b, t, s, base);
     }
 }
+
+/// `ab` (session 21): the ranking variants of radix_lean_rank timed in alternated rounds in this
+/// uninstrumented TU (trace_radix's kernels carry its timing hooks, which moved its A/B of them
+/// away from what the library's kernels do: perf/notes-gpu.md R7), next to the library's own call
+/// and CUB. Each variant is checked against the default's result.
+template <class K>
+void ab_case(const char* name, int lg, cudaStream_t s) {
+    using V = std::uint32_t;
+    using D = cu::default_radix_tuning<K, cu::radix_no_values>;
+    constexpr int base = D::variant & ~(cu::radix_lean_rank | cu::radix_lean_only_rank |
+                                        cu::radix_lean_only_counts);
+    using T0 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
+                                D::hist_threads, D::hist_items, base>;
+    using T1 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
+                                D::hist_threads, D::hist_items, base | cu::radix_lean_rank>;
+    using T2 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
+                                D::hist_threads, D::hist_items,
+                                base | cu::radix_lean_rank | cu::radix_lean_only_counts>;
+    using T3 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
+                                D::hist_threads, D::hist_items,
+                                base | cu::radix_lean_rank | cu::radix_lean_only_rank>;
+    const std::int64_t n = std::int64_t{1} << lg;
+    buffers<K, V> b(n, false);
+    fill_keys<K><<<1024, 256, 0, s>>>(b.pristine, n, 0x1234 + lg, false);
+    timer t(s);
+    const double dbase = default_reference<K, V, false>(b, t, n, s);
+    std::printf("\n%s, 2^%d (default v%d): library call, then v%d (no lean rank), v%d (lean "
+                "rank), v%d (its counts only), v%d (its ranking only), CUB; us\n\n| round | "
+                "library | v%d | v%d | v%d | v%d | CUB |\n|---|---|---|---|---|---|---|\n",
+                name, lg, D::variant, T0::variant, T1::variant, T2::variant, T3::variant,
+                T0::variant, T1::variant, T2::variant, T3::variant);
+    for (int r = 0; r < 3; ++r) {
+        const double lib = t.median_us(
+            [&] { sweep::radix_sort(sweep::gpu.on(s), b.keys, b.keys + n); },
+            [&] { b.reset(s); });
+        const double a0 = time_shape<T0, K, V, false>(b, t, s);
+        const double a1 = time_shape<T1, K, V, false>(b, t, s);
+        const double a2 = time_shape<T2, K, V, false>(b, t, s);
+        const double a3 = time_shape<T3, K, V, false>(b, t, s);
+        bool unused = false;
+        const double c = cub_sort_us<K, V, false>(b, t, s, [&] { b.reset(s); }, unused);
+        ok(cudaFree(b.cub_temp), "cub temp");
+        b.cub_temp = nullptr;
+        std::printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", r, lib, a0, a1, a2, a3, c);
+        std::fflush(stdout);
+    }
+    header(true);
+    tune_row<T0, K, V, false>(name, b, t, s, dbase);
+    tune_row<T1, K, V, false>(name, b, t, s, dbase);
+    tune_row<T2, K, V, false>(name, b, t, s, dbase);
+    tune_row<T3, K, V, false>(name, b, t, s, dbase);
+}
 #endif
 
 std::vector<int> parse_sizes(const char* arg) {
@@ -137,12 +191,19 @@ int main(int argc, char** argv) {
                 prop.name);
     const bool all = what == "all";
 #if !SWEEP_PERF_TUNING
-    if (what == "r3" || what == "r3-low" || what == "tune" || what == "tune-low")
+    if (what == "r3" || what == "r3-low" || what == "tune" || what == "tune-low" || what == "ab")
         return sweep_bench::tuning_not_built(what.c_str());
 #else
     if (what == "r3" || what == "r3-low") {
         header(true);
         for (const int lg : sizes) tune_r3(lg, what == "r3-low", s);
+        return 0;
+    }
+    if (what == "ab") {
+        for (const int lg : sizes) {
+            ab_case<std::uint32_t>("u32 keys", lg, s);
+            ab_case<std::uint64_t>("u64 keys", lg, s);
+        }
         return 0;
     }
     if (what == "tune" || what == "tune-low") {

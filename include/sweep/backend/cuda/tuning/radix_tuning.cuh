@@ -55,9 +55,8 @@ inline constexpr int radix_hist_parts = 128;
 ///                           peers) instead of two, and the digit counts' per-warp counters
 ///                           loaded all at once before the running sum (fully unrolled).
 inline constexpr int radix_lean_rank = 256;
-/// Session 21 (perf/gpu/trace_radix.cu `ab`): with radix_lean_rank, keep the old digit counts
-/// (radix_lean_only_rank, A/B only) or the old ranking (radix_lean_only_counts: the defaults of
-/// 4- and 8-byte keys alone, 1471).
+/// Session 21, for A/B only (bench_gpu_radix.cu and trace_radix.cu `ab`): with radix_lean_rank,
+/// keep the old digit counts (radix_lean_only_rank) or the old ranking (radix_lean_only_counts).
 inline constexpr int radix_lean_only_rank = 512;
 inline constexpr int radix_lean_only_counts = 1024;
 inline constexpr int radix_known_variants = radix_lean_variants | radix_lookback_window |
@@ -204,13 +203,14 @@ struct default_radix_tuning_for {
     // With values the look-back window is left out: u32 pairs at 2^28 took 8559 us with it
     // (session 19, call 5), against 8000-8112 us without it in sessions 9 and 17 (CUB 8549-8553
     // in each); their histogram is the keys' (it reads no values) and keeps its parts.
-    // 4- and 8-byte keys alone also take the digit counts of radix_lean_rank, without its
-    // ranking (radix_lean_only_counts; 1471 from 191). Session 21 (trace_radix ab, H200, 2^28,
-    // three alternated rounds, each half alone): u32 191 / lean rank / ranking only / counts
-    // only 5593 / 5508 / 5596 / 5499 us, u64 16599 / 17018 / 17067 / 16320 (CUB 5434, 16427):
-    // the counts are the gain, the one-popcount ranking none for u32 and a loss for u64
-    // (session 20 had taken both for 4-byte keys: 5566 -> 5484 us). 1- and 2-byte keys and
-    // sorts with values were not measured with it.
+    // 4-byte keys alone also take radix_lean_rank (session 20: sweep_perf_gpu_radix at 2^28,
+    // 1.03x CUB). Session 21: trace_radix ab timed each of its two parts alone (u32 191 / lean
+    // rank / ranking only / counts only 5593 / 5508 / 5596 / 5499 us; u64 16599 / 17018 / 17067
+    // / 16320; CUB 5434, 16427), but with counts only (1471) for 4- and 8-byte keys the bench
+    // gave u32 5566 us and u64 16388 against 5300 and 15948 with these defaults on the same
+    // machine: trace_radix's kernels carry its timing hooks, so its A/B does not carry over to
+    // the library's kernels. Kept as they were; `sweep_perf_gpu_radix ab` times the variants
+    // without hooks (perf/notes-gpu.md R7).
     static constexpr int variant =
         ValueBytes != 0 ? (default_radix_variant & ~radix_lookback_window)
                         : (KeyBytes == 4 ? (default_radix_variant | radix_lean_rank)
