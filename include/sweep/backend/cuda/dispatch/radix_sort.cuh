@@ -3,6 +3,7 @@
 // the caller decides whether to wait. No algorithm logic here (kernels/radix_kernels.cuh).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -42,8 +43,9 @@ struct radix_temp_layout {
 
 /// Tests only (test/gpu/radix_variants_lean_other.cu): when positive, the histogram takes its
 /// parts only where they fit in this many bytes, so that a device with more shared memory runs
-/// the path of one with less. 0: the device's own limit.
-inline int radix_hist_smem_cap_for_tests = 0;
+/// the path of one with less. 0: the device's own limit. Atomic: a call on another thread may read
+/// it while a test sets it (the cap is process-wide, not per device).
+inline std::atomic<int> radix_hist_smem_cap_for_tests{0};
 
 /// The histogram of every pass's digits into hist (passes x radix, zeroed), one read of the keys.
 template <class Tuning, class K, bool Flip>
@@ -55,8 +57,8 @@ void launch_radix_histogram(const char* name, const K* keys, std::int64_t n,
         // The parts take up to 128 KB a block: more than sm_86 and sm_89 give one (99 KB). There
         // the histogram has one part.
         int limit = max_dynamic_smem(name);
-        if (radix_hist_smem_cap_for_tests > 0 && radix_hist_smem_cap_for_tests < limit)
-            limit = radix_hist_smem_cap_for_tests;
+        const int cap = radix_hist_smem_cap_for_tests.load(std::memory_order_relaxed);
+        if (cap > 0 && cap < limit) limit = cap;
         if (smem > limit) {
             launch_radix_histogram<typename Tuning::one_part_histogram>(name, keys, n, hist, codec,
                                                                          s);
