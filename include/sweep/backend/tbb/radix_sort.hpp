@@ -63,7 +63,7 @@ namespace sweep::detail::tbb_backend::radix {
     defined(SWEEP_RADIX_LEAF_KIB) || defined(SWEEP_RADIX_SERIAL_BELOW) ||                       \
     defined(SWEEP_RADIX_LSD_SMALL_SHIFT) || defined(SWEEP_RADIX_CHUNKS_PER_WORKER) ||           \
     defined(SWEEP_RADIX_STREAM_KIB) || defined(SWEEP_RADIX_TIMING) ||                           \
-    defined(SWEEP_RADIX_SPLIT_BITS) || defined(SWEEP_RADIX_SCRATCH_HUGE) ||                       \
+    defined(SWEEP_RADIX_SPLIT_BITS) ||                                                            \
     (defined(SWEEP_FAULT_INJECTION) && SWEEP_FAULT_INJECTION) || defined(SWEEP_NO_PRECOMPILED_RADIX)
 #define SWEEP_RADIX_PRECOMPILED 0
 #else
@@ -124,12 +124,6 @@ inline constexpr int split_bits = SWEEP_RADIX_SPLIT_BITS;
 /// and the leaves' copy into the caller's range (a last-level cache holds less; the result is
 /// not read again by the sort).
 inline constexpr std::int64_t stream_bytes = std::int64_t{SWEEP_RADIX_STREAM_KIB} << 10;
-#ifndef SWEEP_RADIX_SCRATCH_HUGE
-#define SWEEP_RADIX_SCRATCH_HUGE 0
-#endif
-/// Whether the workers' scratch (the leaves' LSD passes scatter into it) is mapped with huge pages
-/// whatever its size (a 2^16-key u32 leaf scatters over 64 small pages otherwise).
-inline constexpr bool scratch_huge = SWEEP_RADIX_SCRATCH_HUGE != 0;
 
 // ---- phase clock (perf only) --------------------------------------------------------------------
 // Compiled in with SWEEP_RADIX_TIMING=1 (the whole program; perf/sweep_perf_cpu_radix_phases
@@ -177,10 +171,10 @@ inline int ceil_log2(std::int64_t x) noexcept {
 template <class T, std::size_t Align = alignof(T)>
 class buffer {
 public:
-    explicit buffer(std::int64_t n, bool mapped = false, std::int64_t min_mapped = stream_bytes) {
+    explicit buffer(std::int64_t n, bool mapped = false) {
         if (n <= 0) return;
         const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
-        if (!mapped || bytes < static_cast<std::size_t>(min_mapped)) {
+        if (!mapped || bytes < static_cast<std::size_t>(stream_bytes)) {
             testing::host_temporary();
             small_.reset(static_cast<T*>(::operator new(bytes, std::align_val_t{align})));
             p_ = small_.get();
@@ -275,9 +269,8 @@ public:
         /// offsets. Parallel: temp is the range; the chunk histograms are those of its top MSD
         /// pass (a recursion into a bucket has no more chunks).
         memory(std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
-            : tk(temp, true), tv(has_values_v<V> ? temp : 0, true),
-              sk(scratch * workers, scratch_huge && parallel, 0),
-              sv(has_values_v<V> ? scratch * workers : 0, scratch_huge && parallel, 0),
+            : tk(temp, true), tv(has_values_v<V> ? temp : 0, true), sk(scratch * workers),
+              sv(has_values_v<V> ? scratch * workers : 0),
               counts(parallel || temp > 0 ? count_stride * workers
                                           : lsd_counters(lsd_width(scratch))),
               offs(parallel || temp > 0 ? offs_stride * workers : 0),
