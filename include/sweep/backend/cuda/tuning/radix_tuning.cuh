@@ -209,8 +209,8 @@ struct default_radix_tuning_for {
     // / 16320; CUB 5434, 16427), but with counts only (1471) for 4- and 8-byte keys the bench
     // gave u32 5566 us and u64 16388 against 5300 and 15948 with these defaults on the same
     // machine. trace_radix's kernels carry its timing hooks (the likely reason its A/B does not
-    // carry over to the library's kernels). Kept as they were; `sweep_perf_gpu_radix ab` times the variants
-    // without hooks (perf/notes-gpu.md R7).
+    // carry over to the library's kernels). Kept as they were; `sweep_perf_gpu_radix ab` times
+    // the variants without hooks (perf/notes-gpu.md R7).
     static constexpr int variant =
         ValueBytes != 0 ? (default_radix_variant & ~radix_lookback_window)
                         : (KeyBytes == 4 ? (default_radix_variant | radix_lean_rank)
