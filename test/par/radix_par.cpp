@@ -102,6 +102,9 @@ enum class shape {
     coarse_fine,  // seven distinct top nibbles over random low quarter bits (long runs of keys
                   // equal in their top bits: the leaves' tie settling sorts them by the bits below)
     equal,        // all equal
+    narrow_outliers,  // only the low quarter of the bits varies, but for three keys with the top
+                      // bit set: a sample of the keys most likely misses them, so the survey's
+                      // guess of the top digit is wrong and it counts again
     sorted,
     reversed,
 };
@@ -117,6 +120,7 @@ const char* name_of(shape s) {
         case shape::few: return "five distinct values";
         case shape::coarse_fine: return "seven top nibbles, random low quarter";
         case shape::equal: return "all equal";
+        case shape::narrow_outliers: return "narrow range, three outliers";
         case shape::sorted: return "sorted";
         case shape::reversed: return "reversed";
     }
@@ -155,9 +159,16 @@ std::vector<K> make_keys(std::int64_t n, shape s, std::mt19937_64& g) {
                 u = U(U(U(g() % 7) << (bits - 4)) | U(u & U(U(~U(0)) >> (bits - bits / 4))));
                 break;
             case shape::equal: u = U(0x5A); break;
+            case shape::narrow_outliers: u = U(u & U(U(~U(0)) >> (bits - bits / 4))); break;
         }
         x = from_bits(u);
         if (s == shape::edges && g() % 4 == 0) x = edges[g() % edges.size()];
+    }
+    if (s == shape::narrow_outliers && n > 3) {
+        for (const std::int64_t i : {std::int64_t{1}, n / 2 + 1, n - 2}) {
+            auto& x = k[static_cast<std::size_t>(i)];
+            x = from_bits(U(std::bit_cast<U>(x) | top));
+        }
     }
     if (s == shape::sorted || s == shape::reversed) {
         std::stable_sort(k.begin(), k.end(), [](K a, K b) { return total_less(a, b); });
@@ -256,7 +267,8 @@ TEMPLATE_LIST_TEST_CASE("par radix: every key type, edge values and shapes, all 
     for (const std::int64_t n : {0, 1, 2, 17, 1000, 65537, 200003}) {
         for (const shape s : {shape::uniform, shape::edges, shape::low_byte, shape::high_fixed,
                               shape::two_bits, shape::and2, shape::few, shape::coarse_fine,
-                              shape::equal, shape::sorted, shape::reversed}) {
+                              shape::equal, shape::narrow_outliers, shape::sorted,
+                              shape::reversed}) {
             INFO("n = " << n << ", " << name_of(s));
             auto g = rng(7000 + salt_of<K>() * 1000 + static_cast<std::uint64_t>(n) % 997 * 16 +
                          static_cast<std::uint64_t>(s));
