@@ -424,12 +424,16 @@ private:
         bool sorted;
     };
 
-    /// The top of the bits of [bit_lo, bit_hi) that vary over a strided sample of xs[0, n) (about
-    /// sample_keys keys, a few microseconds), bit_hi when none does. Only a guess: the survey's
-    /// exact OR and AND decide (par_sort).
+    /// The bits of [bit_lo, bit_hi) that vary over a strided sample of xs[0, n) (about
+    /// sample_keys keys, a few microseconds): [lo, hi), or [bit_lo, bit_hi) when none does. Only a
+    /// guess: the survey's exact OR and AND decide (par_sort).
     static constexpr std::int64_t sample_keys = 2048;
+    struct bit_span {
+        int lo;
+        int hi;
+    };
     template <class X>
-    static int sampled_top(const X& xs, std::int64_t n, int bit_lo, int bit_hi) noexcept {
+    static bit_span sampled_bits(const X& xs, std::int64_t n, int bit_lo, int bit_hi) noexcept {
         const std::int64_t step = std::max<std::int64_t>(1, n / sample_keys);
         U o = 0, a = U(~U(0));
         for (std::int64_t i = 0; i < n; i += step) {
@@ -438,7 +442,8 @@ private:
             a &= u;
         }
         const U v = U((o ^ a) & bit_range(bit_lo, bit_hi));
-        return v == 0 ? bit_hi : static_cast<int>(std::bit_width(v));
+        if (v == 0) return {bit_lo, bit_hi};
+        return {static_cast<int>(std::countr_zero(v)), static_cast<int>(std::bit_width(v))};
     }
 
     /// The chunks of a parallel MSD pass over n keys (the survey and the scatter use the same).
@@ -556,8 +561,9 @@ private:
         const int spread = ceil_log2(8 * static_cast<std::int64_t>(workers_));  // 8 buckets a worker
         // The survey counts the top digit of the bits a sample says vary: for keys of a narrow
         // range (top bits constant) that is the digit where they differ, with no second survey.
-        const int guess_hi = sampled_top(xs, n, bit_lo, bit_hi);
-        int width = msd_width(n, guess_hi - bit_lo, spread, max_msd_bits);
+        const bit_span guess = sampled_bits(xs, n, bit_lo, bit_hi);
+        const int guess_hi = guess.hi;
+        int width = msd_width(n, guess.hi - guess.lo, spread, max_msd_bits);
         digit d{guess_hi - width, width};
         const block_grid grid = chunk_grid(n);
         const survey_result s = survey(xs, grid, d, top);
