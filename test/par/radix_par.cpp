@@ -103,8 +103,9 @@ enum class shape {
                   // equal in their top bits: the leaves' tie settling sorts them by the bits below)
     equal,        // all equal
     narrow_outliers,  // only the low quarter of the bits varies, but for three keys with the top
-                      // bit set: a sample of the keys most likely misses them, so the survey's
-                      // guess of the top digit is wrong and it counts again
+                      // bit set, at places a strided sample of the keys misses (session 21 tried
+                      // guessing the survey's digit from one: a guess that trusted the sample
+                      // failed here)
     sorted,
     reversed,
 };

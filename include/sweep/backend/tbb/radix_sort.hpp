@@ -6,8 +6,7 @@
 // application to large-scale comparison- and radix-sort", SIGMOD 2014):
 //   1. survey (parallel, one read): OR and AND of all keys (which bits vary at all), whether the
 //      range is already sorted, and the histogram of the top digit for each of a few large chunks
-//      (chunks_per_worker per worker). "Top" is the top of the bits that vary over a sample of
-//      about 2048 keys; if the exact OR and AND disagree, a second survey counts the right digit;
+//      (chunks_per_worker per worker);
 //   2. MSD pass (parallel over the same chunks): the chunk histograms, scanned across chunks, are
 //      where each chunk's run of each bucket starts; each chunk is scattered into the temporary
 //      through per-worker write-combining lines with streaming stores: stable, one read and one
@@ -424,28 +423,6 @@ private:
         bool sorted;
     };
 
-    /// The bits of [bit_lo, bit_hi) that vary over a strided sample of xs[0, n) (about
-    /// sample_keys keys, a few microseconds): [lo, hi), or [bit_lo, bit_hi) when none does. Only a
-    /// guess: the survey's exact OR and AND decide (par_sort).
-    static constexpr std::int64_t sample_keys = 2048;
-    struct bit_span {
-        int lo;
-        int hi;
-    };
-    template <class X>
-    static bit_span sampled_bits(const X& xs, std::int64_t n, int bit_lo, int bit_hi) noexcept {
-        const std::int64_t step = std::max<std::int64_t>(1, n / sample_keys);
-        U o = 0, a = U(~U(0));
-        for (std::int64_t i = 0; i < n; i += step) {
-            const U u = xs.key(i);
-            o |= u;
-            a &= u;
-        }
-        const U v = U((o ^ a) & bit_range(bit_lo, bit_hi));
-        if (v == 0) return {bit_lo, bit_hi};
-        return {static_cast<int>(std::countr_zero(v)), static_cast<int>(std::bit_width(v))};
-    }
-
     /// The chunks of a parallel MSD pass over n keys (the survey and the scatter use the same).
     static std::int64_t chunk_count(std::int64_t n, int workers) noexcept {
         return std::clamp<std::int64_t>(n / min_chunk, 1, std::int64_t{chunks_per_worker} * workers);
@@ -559,12 +536,8 @@ private:
         phase_clock clock(top);
         std::array<std::int64_t, radix_max + 1> bound;
         const int spread = ceil_log2(8 * static_cast<std::int64_t>(workers_));  // 8 buckets a worker
-        // The survey counts the top digit of the bits a sample says vary: for keys of a narrow
-        // range (top bits constant) that is the digit where they differ, with no second survey.
-        const bit_span guess = sampled_bits(xs, n, bit_lo, bit_hi);
-        const int guess_hi = guess.hi;
-        int width = msd_width(n, guess.hi - guess.lo, spread, max_msd_bits);
-        digit d{guess_hi - width, width};
+        int width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
+        digit d{bit_hi - width, width};
         const block_grid grid = chunk_grid(n);
         const survey_result s = survey(xs, grid, d, top);
         const U varying = U((s.or_all ^ s.and_all) & bit_range(bit_lo, bit_hi));
@@ -573,9 +546,8 @@ private:
             return;
         }
         const int vary_hi = std::bit_width(varying), vary_lo = std::countr_zero(varying);
-        if (vary_hi > guess_hi || guess_hi - vary_hi > 1) {
-            // The digit counted is not the top of the bits that vary (the sample missed a bit
-            // above it, or the top bits are constant after all): count again on the right one.
+        if (bit_hi - vary_hi > 1) {
+            // The top bits are constant: count again on the digit where the keys differ.
             bit_hi = vary_hi;
             bit_lo = vary_lo;
             width = msd_width(n, bit_hi - bit_lo, spread, max_msd_bits);
