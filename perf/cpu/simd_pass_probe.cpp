@@ -54,9 +54,19 @@ void to_offsets(U* c, U radix) {
     }
 }
 
-/// AVX-512: the histogram. Lanes with equal digits: each lane's count of equal lanes before it
-/// (popcount of its conflict mask); every lane scatters base + that + 1, and for a repeated index
-/// the highest lane (the largest value) is written last.
+/// 16 keys' digits, and for each lane the number of lanes before it with the same digit
+/// (VPCONFLICTD's mask, counted).
+struct lanes {
+    __m512i d;
+    __m512i before;
+};
+inline lanes digits_of(__m512i keys, __m128i vshift, __m512i vmask) {
+    const __m512i d = _mm512_and_si512(_mm512_srl_epi32(keys, vshift), vmask);
+    return {d, _mm512_popcnt_epi32(_mm512_conflict_epi32(d))};
+}
+
+/// AVX-512: the histogram. Every lane scatters base + (its equal lanes before it) + 1, and for a
+/// repeated index the highest lane (the largest value) is written last.
 void count_avx512(const U* k, int n, int shift, U mask, U* cnt) {
     std::fill(cnt, cnt + mask + 1, 0u);
     const __m512i vmask = _mm512_set1_epi32(static_cast<int>(mask));
@@ -64,11 +74,9 @@ void count_avx512(const U* k, int n, int shift, U mask, U* cnt) {
     const __m512i one = _mm512_set1_epi32(1);
     int i = 0;
     for (; i + 16 <= n; i += 16) {
-        const __m512i keys = _mm512_loadu_si512(k + i);
-        const __m512i d = _mm512_and_si512(_mm512_srl_epi32(keys, vshift), vmask);
-        const __m512i before = _mm512_popcnt_epi32(_mm512_conflict_epi32(d));
-        const __m512i base = _mm512_i32gather_epi32(d, cnt, 4);
-        _mm512_i32scatter_epi32(cnt, d, _mm512_add_epi32(_mm512_add_epi32(base, before), one), 4);
+        const lanes l = digits_of(_mm512_loadu_si512(k + i), vshift, vmask);
+        const __m512i base = _mm512_i32gather_epi32(l.d, cnt, 4);
+        _mm512_i32scatter_epi32(cnt, l.d, _mm512_add_epi32(_mm512_add_epi32(base, l.before), one), 4);
     }
     for (; i < n; ++i) ++cnt[(k[i] >> shift) & mask];
 }
@@ -81,11 +89,10 @@ void scatter_avx512(const U* k, int n, int shift, U mask, U* off, U* out) {
     int i = 0;
     for (; i + 16 <= n; i += 16) {
         const __m512i keys = _mm512_loadu_si512(k + i);
-        const __m512i d = _mm512_and_si512(_mm512_srl_epi32(keys, vshift), vmask);
-        const __m512i before = _mm512_popcnt_epi32(_mm512_conflict_epi32(d));
-        const __m512i pos = _mm512_add_epi32(_mm512_i32gather_epi32(d, off, 4), before);
+        const lanes l = digits_of(keys, vshift, vmask);
+        const __m512i pos = _mm512_add_epi32(_mm512_i32gather_epi32(l.d, off, 4), l.before);
         _mm512_i32scatter_epi32(out, pos, keys, 4);
-        _mm512_i32scatter_epi32(off, d, _mm512_add_epi32(pos, one), 4);
+        _mm512_i32scatter_epi32(off, l.d, _mm512_add_epi32(pos, one), 4);
     }
     for (; i < n; ++i) {
         const U u = k[i];

@@ -126,16 +126,12 @@ void ab_case(const char* name, int lg, cudaStream_t s) {
     using D = cu::default_radix_tuning<K, cu::radix_no_values>;
     constexpr int base = D::variant & ~(cu::radix_lean_rank | cu::radix_lean_only_rank |
                                         cu::radix_lean_only_counts);
-    using T0 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                D::hist_threads, D::hist_items, base>;
-    using T1 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                D::hist_threads, D::hist_items, base | cu::radix_lean_rank>;
-    using T2 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                D::hist_threads, D::hist_items,
-                                base | cu::radix_lean_rank | cu::radix_lean_only_counts>;
-    using T3 = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                D::hist_threads, D::hist_items,
-                                base | cu::radix_lean_rank | cu::radix_lean_only_rank>;
+    using T0 = typename D::template with_variant<base>;
+    using T1 = typename D::template with_variant<base | cu::radix_lean_rank>;
+    using T2 = typename D::template with_variant<base | cu::radix_lean_rank |
+                                                 cu::radix_lean_only_counts>;
+    using T3 = typename D::template with_variant<base | cu::radix_lean_rank |
+                                                 cu::radix_lean_only_rank>;
     const std::int64_t n = std::int64_t{1} << lg;
     buffers<K, V> b(n, false);
     fill_keys<K><<<1024, 256, 0, s>>>(b.pristine, n, 0x1234 + lg, false);

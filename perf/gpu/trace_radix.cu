@@ -10,8 +10,9 @@
 // CUB's time per pass), the default traced, the pass with no look-back at all (the
 // SWEEP_RADIX_TRACE_BARE hook of kernels/radix_kernels.cuh: its result is not sorted, and its
 // check reports the mismatch), and three more shapes.
-// `ab` (session 20; session 21 adds each of its two parts alone): the default without and with
-// radix_lean_rank, three alternated rounds, then one traced sort of each.
+// `ab` (session 20; session 21 adds each of its two parts alone): one traced sort each of the
+// default without and with radix_lean_rank. Their times come from `sweep_perf_gpu_radix ab`:
+// kernels with trace points are not the library's (session 21).
 // `ncu`: three sorts of the default and nothing else (CUB's run first), to profile one pass, e.g.
 //   ncu --clock-control none -k regex:radix_onesweep --launch-skip 5 -c 1 ... 26 u32 0 ncu
 // (perf/sass/ncu_regions.py sums its source page between barriers). The trace points are
@@ -282,32 +283,17 @@ void run(int lg, bool low, trace_mode mode) {
         return;
     }
     if (mode == trace_mode::ab) {
-        // The default without radix_lean_rank, with it, and with each of its two parts alone
-        // (session 21: u64 keys were slower with it), alternated over three rounds (median of
-        // 15 sorts each), then one traced sort of each.
+        // Where the time of the default without radix_lean_rank, with it, and with each of its two
+        // parts alone goes: one traced sort of each. Not their times: these kernels carry the
+        // trace points (session 21: this tool's A/B favoured a variant the bench measured 3-5 %
+        // slower); `sweep_perf_gpu_radix ab` times them without.
         constexpr int base = D::variant & ~cu::radix_lean_rank;
-        using A = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                   D::hist_threads, D::hist_items, base>;
-        using L = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                   D::hist_threads, D::hist_items, base | cu::radix_lean_rank>;
-        using R = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                   D::hist_threads, D::hist_items,
-                                   base | cu::radix_lean_rank | cu::radix_lean_only_rank>;
-        using C = cu::radix_tuning<D::radix_bits, D::threads, D::items, D::min_blocks,
-                                   D::hist_threads, D::hist_items,
-                                   base | cu::radix_lean_rank | cu::radix_lean_only_counts>;
-        std::printf("| round | v%d us | v%d us | v%d (ranking only) us | v%d (counts only) us | "
-                    "CUB us |\n|---|---|---|---|---|---|\n",
-                    A::variant, L::variant, R::variant, C::variant);
-        for (int r = 0; r < 3; ++r) {
-            const double a = t.median_us([&] { sort<A>(b, s); }, [&] { b.reset(s); }, 15);
-            const double l = t.median_us([&] { sort<L>(b, s); }, [&] { b.reset(s); }, 15);
-            const double rr = t.median_us([&] { sort<R>(b, s); }, [&] { b.reset(s); }, 15);
-            const double cc = t.median_us([&] { sort<C>(b, s); }, [&] { b.reset(s); }, 15);
-            const double c = cub_sort_us<K, K, false>(b, t, s, [&] { b.reset(s); }, unused);
-            std::printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", r, a, l, rr, cc, c);
-            std::fflush(stdout);
-        }
+        using A = typename D::template with_variant<base>;
+        using L = typename D::template with_variant<base | cu::radix_lean_rank>;
+        using R = typename D::template with_variant<base | cu::radix_lean_rank |
+                                                    cu::radix_lean_only_rank>;
+        using C = typename D::template with_variant<base | cu::radix_lean_rank |
+                                                    cu::radix_lean_only_counts>;
         row<A, K>("default without lean rank", b, t, s, cub_us, copy_us, sms);
         row<L, K>("default with lean rank", b, t, s, cub_us, copy_us, sms);
         row<R, K>("lean ranking only", b, t, s, cub_us, copy_us, sms);

@@ -293,13 +293,9 @@ struct radix_ranker {
         for (int i = 0; i < dpt; ++i) {
             const int d = threadIdx.x * dpt + i;
             if (d < radix) {
-                if constexpr (Tuning::lean_counts) {
-#pragma unroll
-                    for (int w = 0; w < Tuning::warps; ++w) hist[w * radix + d] += first[i];
-                } else {
-#pragma unroll 4
-                    for (int w = 0; w < Tuning::warps; ++w) hist[w * radix + d] += first[i];
-                }
+                // Fully unrolled with lean_counts (as digit_counts' loads), by 4 otherwise.
+#pragma unroll(Tuning::lean_counts ? Tuning::warps : 4)
+                for (int w = 0; w < Tuning::warps; ++w) hist[w * radix + d] += first[i];
             }
         }
     }

@@ -116,6 +116,10 @@ struct radix_tuning {
     /// block the parts' shared memory (dispatch/radix_sort.cuh).
     using one_part_histogram = radix_tuning<RadixBits, Threads, ItemsPerThread, MinBlocks, 256,
                                             HistItems, (Variant & ~radix_hist_parts)>;
+    /// This shape with another ranking variant (A/B of variants: perf/gpu).
+    template <int OtherVariant>
+    using with_variant = radix_tuning<RadixBits, Threads, ItemsPerThread, MinBlocks, HistThreads,
+                                      HistItems, OtherVariant>;
     /// Register-tight shapes (3 or more blocks per SM) of the padded variants: the ranking
     /// recomputes the digits instead of letting the compiler keep the histogram step's
     /// (radix_agent.cuh, fresh_digit_of): no spills at 384 x 16, 384 x 19 (u32 keys), 384 x 16
