@@ -38,6 +38,15 @@ for v in "${fvs[@]}"; do
     cmake --build ${B}_$fn --target sweep_perf_cpu_radix_phases -j16 > "$OUT/build_$fn.log" 2>&1 &&
     names="$names $fn" && flagged="${flagged:-} $fn"
 done
+# ENV_VARIANTS="off:SWEEP_RADIX_AVX512=0;cnt:SWEEP_RADIX_AVX512=1": the current tree's binary run
+# with that environment (run-time switches), as NAME.
+IFS=';' read -ra evs <<< "${ENV_VARIANTS:-}"
+for v in "${evs[@]}"; do
+  [ -z "$v" ] && continue
+  en=${v%%:*}
+  names="$names $en" && enved="${enved:-} $en"
+  eval "env_$en='${v#*:}'"
+done
 echo "built: $names ($(grep real "$OUT/build.log"))"
 F=${FILTER:-'memcpy|u32_uniform/sweep_par'}
 arr=($names)
@@ -47,8 +56,10 @@ for round in ${ROUNDS:-1 2}; do
     t=${arr[$(( (j + round) % k ))]}
     exe=$B/perf/sweep_perf_cpu_radix_$t
     case " ${flagged:-} " in *" $t "*) exe=${B}_$t/perf/sweep_perf_cpu_radix_phases ;; esac
+    envs=""
+    case " ${enved:-} " in *" $t "*) exe=$B/perf/sweep_perf_cpu_radix_phases; eval "envs=\$env_$t" ;; esac
     echo "== $t round $round"
-    $exe ${ARGS:-} --benchmark_filter="$F" 2>&1 | grep -E "^(u32|u64|float|memcpy)" |
+    env $envs $exe ${ARGS:-} --benchmark_filter="$F" 2>&1 | grep -E "^(u32|u64|float|memcpy)" |
       sed -E 's/ +[0-9]+ ms +[0-9]+ ms +[0-9]+ / /; s/n=[0-9.]+M //'
   done
 done

@@ -5,6 +5,9 @@ if(SWEEP_ENABLE_TBB)
   sweep_add_test(test_par_radix par/radix_par.cpp)
   # The same sort with its constants shrunk (streaming stores, small leaves): its own executable.
   sweep_add_test(test_par_radix_stream par/radix_par_stream.cpp)
+  # The AVX-512 bricks against plain loops, and the sort with them on and off (skipped, exit 77,
+  # on CPUs without AVX-512).
+  sweep_add_test(test_par_radix_simd par/radix_simd.cpp)
   sweep_add_test(test_segmented_par par/segmented_par.cpp)
   # The SIMD scan pass of compensated sums (backend/tbb/comp_scan_simd.hpp).
   sweep_add_test(test_par_comp_simd par/comp_simd.cpp)

@@ -22,6 +22,7 @@
 #include <emmintrin.h>
 #endif
 
+#include <sweep/backend/tbb/radix_simd.hpp>
 #include <sweep/detail/radix_traits.hpp>
 
 namespace sweep::detail::tbb_backend::radix {
@@ -178,6 +179,11 @@ void copy_out(const Src src, const C c, std::int64_t n, bool stream) noexcept {
     stream_fence();
 }
 
+/// Whether a side is 4-byte ordered bits without values: the sides the AVX-512 bricks take
+/// (radix_simd.hpp).
+template <class Side>
+inline constexpr bool plain_u32_v = std::is_same_v<Side, bits_side<std::uint32_t, no_value>>;
+
 /// cnt[d.of(key)] += 1 for every key of src[0, n); cnt holds d.radix() counters.
 template <class Count, class Src>
 void count_digit(const Src src, std::int64_t n, digit d, Count* cnt) noexcept {
@@ -190,6 +196,13 @@ void count_digit(const Src src, std::int64_t n, digit d, Count* cnt) noexcept {
 template <class Src, class Dst, class Off>
 void scatter_digit(const Src src, std::int64_t n, digit d, const Dst dst, Off* off) noexcept {
     constexpr bool with_values = has_values_v<std::remove_pointer_t<decltype(src.v)>>;
+    if constexpr (plain_u32_v<Src> && plain_u32_v<Dst> && std::is_same_v<Off, std::uint32_t>) {
+        // Positions are below n (offsets of n keys' counts), so 32-bit vector indices hold them.
+        if ((simd::mode() & 2u) != 0 && n < (std::int64_t{1} << 31)) {
+            simd::scatter_u32(src.k, n, d.shift, d.radix() - 1, dst.k, off);
+            return;
+        }
+    }
     for (std::int64_t i = 0; i < n; ++i) {
         const auto u = src.key(i);
         const std::int64_t p = off[d.of(u)]++;
@@ -351,6 +364,18 @@ void count_digits_fixed(const Src src, std::int64_t n, const digit_list& dl, std
 template <class Src>
 void count_digits(const Src& src, std::int64_t n, const digit_list& dl, std::int64_t stride,
                   std::uint32_t* counts) noexcept {
+    if constexpr (plain_u32_v<Src>) {
+        if ((simd::mode() & 1u) != 0 && dl.count <= 8 && dl.count * stride < (std::int64_t{1} << 31)) {
+            int shift[8];
+            std::uint32_t mask[8];
+            for (int j = 0; j < dl.count; ++j) {
+                shift[j] = dl.d[j].shift;
+                mask[j] = dl.d[j].radix() - 1;
+            }
+            simd::count_u32(src.k, n, dl.count, shift, mask, stride, counts);
+            return;
+        }
+    }
     switch (dl.count) {
         case 1: return count_digits_fixed<1>(src, n, dl, stride, counts);
         case 2: return count_digits_fixed<2>(src, n, dl, stride, counts);

@@ -1,0 +1,142 @@
+// src/tbb/radix_simd.cpp -- the AVX-512 bricks of the par radix sort (backend/tbb/radix_simd.hpp
+// says what and why). Compiled for the baseline target; only these functions carry the AVX-512
+// target attribute, and they run only where the CPU reports the instructions.
+#include <sweep/backend/tbb/radix_simd.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#if (defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__NVCOMPILER)) && \
+    !(defined(SWEEP_RADIX_NO_AVX512) && SWEEP_RADIX_NO_AVX512)
+#define SWEEP_RADIX_HAVE_AVX512 1
+#include <immintrin.h>
+#else
+#define SWEEP_RADIX_HAVE_AVX512 0
+#endif
+
+namespace sweep::detail::tbb_backend::radix::simd {
+
+namespace {
+
+bool cpu_has_avx512() noexcept {
+#if SWEEP_RADIX_HAVE_AVX512
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+           __builtin_cpu_supports("avx512vpopcntdq");
+#else
+    return false;
+#endif
+}
+
+unsigned mode_from_env() noexcept {
+    const char* e = std::getenv("SWEEP_RADIX_AVX512");
+    if (e == nullptr || *e == '\0') return 3u;
+    const unsigned m = static_cast<unsigned>(std::strtoul(e, nullptr, 10));
+    return m & 3u;
+}
+
+std::atomic<unsigned>& current() noexcept {
+    static std::atomic<unsigned> m{available() ? mode_from_env() : 0u};
+    return m;
+}
+
+}  // namespace
+
+bool available() noexcept {
+    static const bool yes = cpu_has_avx512();
+    return yes;
+}
+
+unsigned mode() noexcept { return current().load(std::memory_order_relaxed); }
+
+unsigned set_mode_for_tests(unsigned m) noexcept {
+    return current().exchange(available() ? (m & 3u) : 0u, std::memory_order_relaxed);
+}
+
+#if SWEEP_RADIX_HAVE_AVX512
+
+#define SWEEP_AVX512 __attribute__((target("avx512f,avx512cd,avx512vpopcntdq")))
+
+namespace {
+
+/// One digit's counters over 16 keys: idx = digit + base; each lane adds the lanes before it with
+/// the same index and itself; the highest such lane is scattered last.
+SWEEP_AVX512 inline void count16(__m512i keys, __m128i shift, __m512i mask, __m512i base,
+                                 std::uint32_t* counts) noexcept {
+    const __m512i idx = _mm512_add_epi32(_mm512_and_si512(_mm512_srl_epi32(keys, shift), mask), base);
+    const __m512i before = _mm512_popcnt_epi32(_mm512_conflict_epi32(idx));
+    const __m512i c = _mm512_i32gather_epi32(idx, counts, 4);
+    _mm512_i32scatter_epi32(counts, idx,
+                            _mm512_add_epi32(_mm512_add_epi32(c, before), _mm512_set1_epi32(1)), 4);
+}
+
+}  // namespace
+
+SWEEP_AVX512 void count_u32(const std::uint32_t* k, std::int64_t n, int digits, const int* shift,
+                            const std::uint32_t* mask, std::int64_t stride,
+                            std::uint32_t* counts) noexcept {
+    __m128i vs[8];
+    __m512i vm[8], vb[8];
+    for (int j = 0; j < digits; ++j) {
+        vs[j] = _mm_cvtsi32_si128(shift[j]);
+        vm[j] = _mm512_set1_epi32(static_cast<int>(mask[j]));
+        vb[j] = _mm512_set1_epi32(static_cast<int>(j * stride));
+    }
+    std::int64_t i = 0;
+    if (digits == 2) {  // the leaves' common case: the loop over digits unrolled
+        for (; i + 16 <= n; i += 16) {
+            const __m512i keys = _mm512_loadu_si512(k + i);
+            count16(keys, vs[0], vm[0], vb[0], counts);
+            count16(keys, vs[1], vm[1], vb[1], counts);
+        }
+    } else {
+        for (; i + 16 <= n; i += 16) {
+            const __m512i keys = _mm512_loadu_si512(k + i);
+            for (int j = 0; j < digits; ++j) count16(keys, vs[j], vm[j], vb[j], counts);
+        }
+    }
+    for (; i < n; ++i)
+        for (int j = 0; j < digits; ++j) ++counts[j * stride + ((k[i] >> shift[j]) & mask[j])];
+}
+
+SWEEP_AVX512 void scatter_u32(const std::uint32_t* src, std::int64_t n, int shift,
+                              std::uint32_t mask, std::uint32_t* dst,
+                              std::uint32_t* off) noexcept {
+    const __m128i vs = _mm_cvtsi32_si128(shift);
+    const __m512i vm = _mm512_set1_epi32(static_cast<int>(mask));
+    const __m512i one = _mm512_set1_epi32(1);
+    std::int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512i keys = _mm512_loadu_si512(src + i);
+        const __m512i d = _mm512_and_si512(_mm512_srl_epi32(keys, vs), vm);
+        const __m512i before = _mm512_popcnt_epi32(_mm512_conflict_epi32(d));
+        const __m512i pos = _mm512_add_epi32(_mm512_i32gather_epi32(d, off, 4), before);
+        _mm512_i32scatter_epi32(dst, pos, keys, 4);
+        _mm512_i32scatter_epi32(off, d, _mm512_add_epi32(pos, one), 4);
+    }
+    for (; i < n; ++i) {
+        const std::uint32_t u = src[i];
+        dst[off[(u >> shift) & mask]++] = u;
+    }
+}
+
+#else  // no AVX-512 in this build: never called (mode() is 0), defined for the linker
+
+void count_u32(const std::uint32_t* k, std::int64_t n, int digits, const int* shift,
+               const std::uint32_t* mask, std::int64_t stride, std::uint32_t* counts) noexcept {
+    for (std::int64_t i = 0; i < n; ++i)
+        for (int j = 0; j < digits; ++j) ++counts[j * stride + ((k[i] >> shift[j]) & mask[j])];
+}
+
+void scatter_u32(const std::uint32_t* src, std::int64_t n, int shift, std::uint32_t mask,
+                 std::uint32_t* dst, std::uint32_t* off) noexcept {
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::uint32_t u = src[i];
+        dst[off[(u >> shift) & mask]++] = u;
+    }
+}
+
+#endif
+
+}  // namespace sweep::detail::tbb_backend::radix::simd
