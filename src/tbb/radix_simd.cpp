@@ -31,9 +31,9 @@ bool cpu_has_avx512() noexcept {
 
 unsigned mode_from_env() noexcept {
     const char* e = std::getenv("SWEEP_RADIX_AVX512");
-    if (e == nullptr || *e == '\0') return 3u;
+    if (e == nullptr || *e == '\0') return 7u;
     const unsigned m = static_cast<unsigned>(std::strtoul(e, nullptr, 10));
-    return m & 3u;
+    return m & 7u;
 }
 
 std::atomic<unsigned>& current() noexcept {
@@ -51,8 +51,33 @@ bool available() noexcept {
 unsigned mode() noexcept { return current().load(std::memory_order_relaxed); }
 
 unsigned set_mode_for_tests(unsigned m) noexcept {
-    return current().exchange(available() ? (m & 3u) : 0u, std::memory_order_relaxed);
+    return current().exchange(available() ? (m & 7u) : 0u, std::memory_order_relaxed);
 }
+
+namespace {
+
+/// The survey's scalar loop (the vector one's tail, and the whole of it without AVX-512).
+void survey_scalar(const void* w, std::int64_t n, bool is_float, std::uint32_t flip, int shift,
+                   std::uint32_t mask, bool check_sorted, std::uint32_t prev,
+                   std::uint32_t* counts, survey_acc32& acc) noexcept {
+    const unsigned char* p = static_cast<const unsigned char*>(w);
+    std::uint32_t o = acc.or_all, a = acc.and_all;
+    bool sorted = acc.sorted;
+    for (std::int64_t i = 0; i < n; ++i) {
+        std::uint32_t u;
+        std::memcpy(&u, p + 4 * i, 4);
+        if (is_float) u ^= (std::uint32_t(0) - (u >> 31)) | 0x80000000u;
+        u ^= flip;
+        o |= u;
+        a &= u;
+        if (check_sorted) sorted = sorted && prev <= u;
+        prev = u;
+        ++counts[(u >> shift) & mask];
+    }
+    acc = survey_acc32{o, a, sorted};
+}
+
+}  // namespace
 
 #if SWEEP_RADIX_HAVE_AVX512
 
@@ -121,7 +146,52 @@ SWEEP_AVX512 void scatter_u32(const std::uint32_t* src, std::int64_t n, int shif
     }
 }
 
+SWEEP_AVX512 void survey_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip,
+                             int shift, std::uint32_t mask, bool check_sorted, std::uint32_t prev,
+                             std::uint32_t* counts, survey_acc32& acc) noexcept {
+    const unsigned char* p = static_cast<const unsigned char*>(w);
+    const __m128i vs = _mm_cvtsi32_si128(shift);
+    const __m512i vm = _mm512_set1_epi32(static_cast<int>(mask));
+    const __m512i vflip = _mm512_set1_epi32(static_cast<int>(flip));
+    const __m512i sign = _mm512_set1_epi32(static_cast<int>(0x80000000u));
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i o = _mm512_set1_epi32(static_cast<int>(acc.or_all));
+    __m512i a = _mm512_set1_epi32(static_cast<int>(acc.and_all));
+    __m512i last = _mm512_set1_epi32(static_cast<int>(prev));
+    __mmask16 in_order = 0xFFFF;
+    std::int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512i u = _mm512_loadu_si512(p + 4 * i);
+        if (is_float) u = _mm512_xor_si512(u, _mm512_or_si512(_mm512_srai_epi32(u, 31), sign));
+        u = _mm512_xor_si512(u, vflip);
+        o = _mm512_or_si512(o, u);
+        a = _mm512_and_si512(a, u);
+        if (check_sorted) {
+            // Each lane's predecessor: the previous vector's last lane, then this vector's lanes.
+            const __m512i before = _mm512_alignr_epi32(u, last, 15);
+            in_order &= _mm512_cmple_epu32_mask(before, u);
+        }
+        last = u;
+        count16(u, vs, vm, zero, counts);
+    }
+    acc.or_all = static_cast<std::uint32_t>(_mm512_reduce_or_epi32(o));
+    acc.and_all = static_cast<std::uint32_t>(_mm512_reduce_and_epi32(a));
+    if (check_sorted && in_order != 0xFFFF) acc.sorted = false;
+    if (i > 0) {
+        alignas(64) std::uint32_t lanes[16];
+        _mm512_store_si512(lanes, last);
+        prev = lanes[15];
+    }
+    survey_scalar(p + 4 * i, n - i, is_float, flip, shift, mask, check_sorted, prev, counts, acc);
+}
+
 #else  // no AVX-512 in this build: never called (mode() is 0), defined for the linker
+
+void survey_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip, int shift,
+                std::uint32_t mask, bool check_sorted, std::uint32_t prev, std::uint32_t* counts,
+                survey_acc32& acc) noexcept {
+    survey_scalar(w, n, is_float, flip, shift, mask, check_sorted, prev, counts, acc);
+}
 
 void count_u32(const std::uint32_t* k, std::int64_t n, int digits, const int* shift,
                const std::uint32_t* mask, std::int64_t stride, std::uint32_t* counts) noexcept {

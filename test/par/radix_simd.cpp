@@ -6,6 +6,8 @@
 //   the 16-key vector (0, 1, 15, 16, 17, 31, 33, ...) and long ones, keys drawn so that lanes
 //   repeat a digit often (all equal, two values, a few, uniform), offsets starting anywhere;
 //   the whole destination and the advanced offsets compared.
+// - survey_u32 (OR, AND, sortedness, histogram through an integer's or a float's codec) against
+//   a plain loop, on random, sorted and almost sorted keys.
 // - the whole sort (u32, int32, float; ascending and descending) with the vector bricks on and
 //   off gives the same bits, and both equal sweep::seq.
 #include <algorithm>
@@ -138,15 +140,77 @@ TEST_CASE("radix AVX-512 scatter_u32 equals the plain stable scatter", "[par][ra
     }
 }
 
+TEST_CASE("radix AVX-512 survey_u32 equals the plain survey", "[par][radix][simd]") {
+    auto g = sweep_test::rng(44);
+    for (const bool is_float : {false, true}) {
+        for (const std::uint32_t flip : {0u, 0x80000000u, 0xFFFFFFFFu}) {
+            for (const std::int64_t n : lengths) {
+                for (const int order : {0, 1, 2}) {  // random, ascending, ascending but one pair
+                    for (const bool check : {false, true}) {
+                        INFO("float " << is_float << " flip " << flip << " n " << n << " order "
+                                      << order << " check " << check);
+                        auto w = keys_of(draw::uniform, n, g);
+                        // Ordered bits u as the brick must see them; words w made from them.
+                        auto enc = [&](std::uint32_t x) {
+                            if (is_float) x ^= (x & 0x80000000u) ? 0xFFFFFFFFu : 0x80000000u;
+                            return x ^ flip;
+                        };
+                        auto dec = [&](std::uint32_t u) {
+                            u ^= flip;
+                            return is_float ? u ^ ((u & 0x80000000u) ? 0x80000000u : 0xFFFFFFFFu) : u;
+                        };
+                        std::vector<std::uint32_t> u(w.size());
+                        for (std::size_t i = 0; i < w.size(); ++i) u[i] = enc(w[i]);
+                        if (order > 0) std::sort(u.begin(), u.end());
+                        if (order == 2 && n > 2) {
+                            const std::size_t at = static_cast<std::size_t>(g() % static_cast<std::uint64_t>(n - 1));
+                            if (u[at] != u[at + 1]) std::swap(u[at], u[at + 1]);
+                        }
+                        for (std::size_t i = 0; i < w.size(); ++i) {
+                            w[i] = dec(u[i]);
+                            REQUIRE(enc(w[i]) == u[i]);
+                        }
+                        const std::uint32_t prev = (g() & 1) ? 0u : (n > 0 ? u[0] : 0u);
+                        const int shift = static_cast<int>(g() % 21);
+                        const std::uint32_t mask = (1u << 11) - 1;
+                        const std::uint32_t or0 = static_cast<std::uint32_t>(g()) & 0x10u;
+                        const std::uint32_t and0 = ~(static_cast<std::uint32_t>(g()) & 0x20u);
+                        std::vector<std::uint32_t> want(2048, 7), got(2048, 7);
+                        simd::survey_acc32 a_want{or0, and0, true};
+                        std::uint32_t p = prev;
+                        for (const std::uint32_t x : u) {
+                            a_want.or_all |= x;
+                            a_want.and_all &= x;
+                            if (check && p > x) a_want.sorted = false;
+                            p = x;
+                            ++want[(x >> shift) & mask];
+                        }
+                        simd::survey_acc32 a_got{or0, and0, true};
+                        simd::survey_u32(w.data(), n, is_float, flip, shift, mask, check, prev,
+                                         got.data(), a_got);
+                        REQUIRE(got == want);
+                        REQUIRE(a_got.or_all == a_want.or_all);
+                        REQUIRE(a_got.and_all == a_want.and_all);
+                        REQUIRE(a_got.sorted == a_want.sorted);
+                    }
+                }
+            }
+        }
+    }
+}
+
 namespace {
 
 template <class K>
 std::vector<K> sort_keys_input(std::int64_t n, std::mt19937_64& g, int shape) {
     std::vector<K> v(static_cast<std::size_t>(n));
+    std::uint32_t i = 0;
     for (auto& x : v) {
         std::uint32_t b = static_cast<std::uint32_t>(g());
-        if (shape == 1) b &= 0x1FFFFF;           // one leaf's worth of varying bits
+        if (shape == 1) b &= 0x1FFFFF;           // top bits constant: surveyed again lower down
         else if (shape == 2) b = b % 7 * 0x01010101u;  // few values: long equal runs
+        else if (shape == 3) b = i * 97u;        // ascending (positive ints and floats alike)
+        ++i;
         std::memcpy(&x, &b, sizeof(K));
     }
     return v;
@@ -157,7 +221,7 @@ void sort_both_ways(std::int64_t n, int shape, std::mt19937_64& g) {
     const auto in = sort_keys_input<K>(n, g, shape);
     std::vector<K> on = in, off = in, oracle = in;
     {
-        mode_scope m(3);
+        mode_scope m(7);
         if constexpr (Desc) sweep::radix_sort(sweep::par, on.begin(), on.end(), sweep::descending);
         else sweep::radix_sort(sweep::par, on.begin(), on.end());
     }
@@ -179,7 +243,7 @@ TEMPLATE_TEST_CASE("par radix with and without the AVX-512 bricks: same bits as 
     auto g = sweep_test::rng(43);
     for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{65536 + 5}, std::int64_t{1} << 20,
                                  std::int64_t{3000017}}) {
-        for (int shape = 0; shape < 3; ++shape) {
+        for (int shape = 0; shape < 4; ++shape) {
             INFO("n " << n << " shape " << shape);
             sort_both_ways<TestType, false>(n, shape, g);
             sort_both_ways<TestType, true>(n, shape, g);

@@ -11,16 +11,20 @@
 // keys to their places, and a scatter of the advanced counters (where lanes repeat a digit, the
 // highest lane is written last and holds the total).
 //
-// SWEEP_RADIX_AVX512 in the environment, read once: 0 turns both off, 1 the counts only, 2 the
-// scatter only, 3 (the default) both; for A/B runs on one binary.
+// A third brick is the parallel pass's survey of 4-byte keys (radix_sort.hpp: OR, AND,
+// sortedness and the top digit's histogram of a chunk, keys read through the caller's codec).
+//
+// SWEEP_RADIX_AVX512 in the environment, read once: a bit mask of the bricks that take the vector
+// path, 1 the counts, 2 the scatter, 4 the survey; 0 turns all off, 7 (the default) all on; for
+// A/B runs on one binary.
 #pragma once
 
 #include <cstdint>
 
 namespace sweep::detail::tbb_backend::radix::simd {
 
-/// Which bricks take the AVX-512 path: bit 0 the counts, bit 1 the scatter; 0 when the CPU lacks
-/// the instructions or the library was built without them.
+/// Which bricks take the AVX-512 path: bit 0 the counts, bit 1 the scatter, bit 2 the survey; 0
+/// when the CPU lacks the instructions or the library was built without them.
 unsigned mode() noexcept;
 
 /// Tests: the mode from now on, as if SWEEP_RADIX_AVX512 said so (still 0 without the CPU's
@@ -39,5 +43,20 @@ void count_u32(const std::uint32_t* k, std::int64_t n, int digits, const int* sh
 /// every position < 2^31.
 void scatter_u32(const std::uint32_t* src, std::int64_t n, int shift, std::uint32_t mask,
                  std::uint32_t* dst, std::uint32_t* off) noexcept;
+
+/// What a survey of one range found, accumulated over calls.
+struct survey_acc32 {
+    std::uint32_t or_all;
+    std::uint32_t and_all;
+    bool sorted;
+};
+
+/// The survey of words w[0, n): each key's ordered bits are u = enc(w) ^ flip, enc the identity,
+/// or to_ordered of a float when is_float (radix_traits.hpp). acc.or_all |= u, acc.and_all &= u;
+/// when check_sorted, acc.sorted becomes false unless prev <= u[0] <= u[1] <= ...; and
+/// counts[(u >> shift) & mask] += 1.
+void survey_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip, int shift,
+                std::uint32_t mask, bool check_sorted, std::uint32_t prev, std::uint32_t* counts,
+                survey_acc32& acc) noexcept;
 
 }  // namespace sweep::detail::tbb_backend::radix::simd

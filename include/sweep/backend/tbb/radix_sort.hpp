@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <new>
 #include <optional>
@@ -199,6 +200,29 @@ template <class V>
 using value_buffer_t = std::conditional_t<has_values_v<V>, V, char>;
 template <class V>
 using value_buffer = buffer<value_buffer_t<V>>;
+
+/// Sides whose survey the AVX-512 brick can take (radix_simd.hpp): 4-byte keys read as 32-bit
+/// words, through the codec of an integer (an XOR) or of a float (to_ordered, then the XOR).
+template <class X>
+struct survey32 {
+    static constexpr bool ok = false;
+};
+template <class V>
+struct survey32<caller_side<std::uint32_t, V>> {
+    static constexpr bool ok = true, is_float = false;
+    static std::uint32_t flip(const caller_side<std::uint32_t, V>& x) noexcept { return x.cd.flip; }
+};
+template <class V>
+struct survey32<caller_side<float, V>> {
+    static constexpr bool ok = sizeof(float) == 4 && std::numeric_limits<float>::is_iec559;
+    static constexpr bool is_float = true;
+    static std::uint32_t flip(const caller_side<float, V>& x) noexcept { return x.cd.flip; }
+};
+template <class V>
+struct survey32<bits_side<std::uint32_t, V>> {
+    static constexpr bool ok = true, is_float = false;
+    static std::uint32_t flip(const bits_side<std::uint32_t, V>&) noexcept { return 0; }
+};
 
 /// One worker's survey accumulators, alone on its cache line.
 template <class U>
@@ -448,8 +472,25 @@ private:
                 const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
                 if (b >= grid.count()) break;
                 std::int64_t* h = chunk_hist(b);
-                std::fill(h, h + d.radix(), 0);
                 const std::int64_t lo = grid.begin(b), hi = grid.end(b);
+                if constexpr (survey32<X>::ok) {
+                    if ((simd::mode() & 4u) != 0 && hi - lo < (std::int64_t{1} << 32)) {
+                        // 32-bit counters, widened after.
+                        std::uint32_t* loc = counts(w);
+                        std::fill(loc, loc + d.radix(), 0u);
+                        const bool chk = check_sorted && sorted;
+                        simd::survey_acc32 acc{o, a, sorted};
+                        simd::survey_u32(xs.k + lo, hi - lo, survey32<X>::is_float,
+                                         survey32<X>::flip(xs), d.shift, d.radix() - 1, chk,
+                                         chk && lo > 0 ? xs.key(lo - 1) : U(0), loc, acc);
+                        o = acc.or_all;
+                        a = acc.and_all;
+                        sorted = acc.sorted;
+                        std::copy(loc, loc + d.radix(), h);
+                        continue;
+                    }
+                }
+                std::fill(h, h + d.radix(), 0);
                 if (check_sorted && sorted) {
                     U prev = lo > 0 ? xs.key(lo - 1) : U(0);
                     for (std::int64_t i = lo; i < hi; ++i) {
