@@ -3,7 +3,6 @@
 // target attribute, and they run only where the CPU reports the instructions.
 #include <sweep/backend/tbb/radix_simd.hpp>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -32,9 +31,9 @@ bool cpu_has_avx512() noexcept {
 
 unsigned mode_from_env() noexcept {
     const char* e = std::getenv("SWEEP_RADIX_AVX512");
-    if (e == nullptr || *e == '\0') return 15u;
+    if (e == nullptr || *e == '\0') return 7u;
     const unsigned m = static_cast<unsigned>(std::strtoul(e, nullptr, 10));
-    return m & 15u;
+    return m & 7u;
 }
 
 std::atomic<unsigned>& current() noexcept {
@@ -52,7 +51,7 @@ bool available() noexcept {
 unsigned mode() noexcept { return current().load(std::memory_order_relaxed); }
 
 unsigned set_mode_for_tests(unsigned m) noexcept {
-    return current().exchange(available() ? (m & 15u) : 0u, std::memory_order_relaxed);
+    return current().exchange(available() ? (m & 7u) : 0u, std::memory_order_relaxed);
 }
 
 namespace {
@@ -186,118 +185,7 @@ SWEEP_AVX512 void survey_u32(const void* w, std::int64_t n, bool is_float, std::
     survey_scalar(p + 4 * i, n - i, is_float, flip, shift, mask, check_sorted, prev, counts, acc);
 }
 
-namespace {
-
-/// The key bits of word i (scalar; as the vector loops encode them).
-inline std::uint32_t ordered_word(const unsigned char* p, std::int64_t i, bool is_float,
-                                  std::uint32_t flip) noexcept {
-    std::uint32_t u;
-    std::memcpy(&u, p + 4 * i, 4);
-    if (is_float) u ^= (std::uint32_t(0) - (u >> 31)) | 0x80000000u;
-    return u ^ flip;
-}
-
-/// Elements [from, to) of the line starting at position `line` (negative where the line starts
-/// before dst), from digit x's line buffer.
-inline void wc_part(std::uint32_t* dst, const std::uint32_t* kbuf, std::uint32_t x,
-                    std::int64_t from, std::int64_t to, std::int64_t line) noexcept {
-    std::memcpy(dst + from, kbuf + x * 16 + (from - line), static_cast<std::size_t>(to - from) * 4u);
-}
-
-/// Digit x's line ending at position p (its last slot) is complete: one 64-byte store, or its
-/// part from the digit's first position where the line starts before it.
-SWEEP_AVX512 inline void wc_full_line(std::uint32_t* dst, const std::uint32_t* kbuf,
-                                      const std::uint32_t* first, std::uint32_t x, std::uint32_t p,
-                                      bool nt) noexcept {
-    const std::int64_t line = std::int64_t{p} - 15;
-    if (line >= std::int64_t{first[x]}) {
-        const __m512i v = _mm512_load_si512(kbuf + x * 16);
-        auto* to = reinterpret_cast<__m512i*>(dst + line);
-        if (nt) _mm512_stream_si512(to, v);
-        else _mm512_store_si512(to, v);
-    } else {
-        wc_part(dst, kbuf, x, first[x], std::int64_t{p} + 1, line);
-    }
-}
-
-}  // namespace
-
-SWEEP_AVX512 bool scatter_wc_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip,
-                                 int shift, std::uint32_t mask, std::uint32_t* dst,
-                                 std::int64_t* off, std::uint32_t* kbuf, bool nt) noexcept {
-    constexpr std::int64_t L = 16;  // keys a line
-    const auto addr = reinterpret_cast<std::uintptr_t>(dst);
-    const std::uint32_t radix = mask + 1;
-    if (addr % 4 != 0 || mask > 4095 || n >= (std::int64_t{1} << 31)) return false;
-    for (std::uint32_t x = 0; x < radix; ++x)
-        if (off[x] < 0 || off[x] + n >= (std::int64_t{1} << 31)) return false;
-    const std::uint32_t phase = static_cast<std::uint32_t>((addr / 4) & (L - 1));
-    alignas(64) std::uint32_t pos[4096];
-    alignas(64) std::uint32_t first[4096];
-    for (std::uint32_t x = 0; x < radix; ++x) pos[x] = first[x] = static_cast<std::uint32_t>(off[x]);
-    const unsigned char* src = static_cast<const unsigned char*>(w);
-    const __m128i vs = _mm_cvtsi32_si128(shift);
-    const __m512i vm = _mm512_set1_epi32(static_cast<int>(mask));
-    const __m512i vflip = _mm512_set1_epi32(static_cast<int>(flip));
-    const __m512i sign = _mm512_set1_epi32(static_cast<int>(0x80000000u));
-    const __m512i vphase = _mm512_set1_epi32(static_cast<int>(phase));
-    const __m512i fifteen = _mm512_set1_epi32(15);
-    const __m512i one = _mm512_set1_epi32(1);
-    std::int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m512i u = _mm512_loadu_si512(src + 4 * i);
-        if (is_float) u = _mm512_xor_si512(u, _mm512_or_si512(_mm512_srai_epi32(u, 31), sign));
-        u = _mm512_xor_si512(u, vflip);
-        const __m512i x = _mm512_and_si512(_mm512_srl_epi32(u, vs), vm);
-        const __m512i before = _mm512_popcnt_epi32(_mm512_conflict_epi32(x));
-        const __m512i base = _mm512_i32gather_epi32(x, pos, 4);
-        const __m512i p = _mm512_add_epi32(base, before);
-        const __m512i q = _mm512_add_epi32(p, vphase);
-        const __m512i slot = _mm512_and_si512(q, fifteen);
-        // Lanes past their digit's line (16 keys of one digit span at most two lines, and those
-        // in the second never fill it): written after the full line is flushed.
-        const __mmask16 over = _mm512_cmpneq_epi32_mask(_mm512_srli_epi32(q, 4),
-                                                        _mm512_srli_epi32(_mm512_add_epi32(base, vphase), 4));
-        const __m512i b = _mm512_add_epi32(_mm512_slli_epi32(x, 4), slot);
-        _mm512_mask_i32scatter_epi32(kbuf, static_cast<__mmask16>(~over), b, u, 4);
-        const __mmask16 full = _mm512_mask_cmpeq_epi32_mask(static_cast<__mmask16>(~over), slot, fifteen);
-        if (full != 0) {
-            alignas(64) std::uint32_t xs[16], ps[16];
-            _mm512_store_si512(xs, x);
-            _mm512_store_si512(ps, p);
-            for (unsigned m = full; m != 0; m &= m - 1) {
-                const int j = __builtin_ctz(m);
-                wc_full_line(dst, kbuf, first, xs[j], ps[j], nt);
-            }
-        }
-        if (over != 0) _mm512_mask_i32scatter_epi32(kbuf, over, b, u, 4);
-        _mm512_i32scatter_epi32(pos, x, _mm512_add_epi32(p, one), 4);
-    }
-    for (; i < n; ++i) {
-        const std::uint32_t u = ordered_word(src, i, is_float, flip);
-        const std::uint32_t x = (u >> shift) & mask;
-        const std::uint32_t p = pos[x]++;
-        const std::uint32_t slot = (p + phase) & (L - 1);
-        kbuf[x * L + slot] = u;
-        if (slot == L - 1) wc_full_line(dst, kbuf, first, x, p, nt);
-    }
-    for (std::uint32_t x = 0; x < radix; ++x) {
-        const std::int64_t e = pos[x];
-        const std::int64_t line = e - ((e + phase) & (L - 1));
-        const std::int64_t b = std::max(line, std::int64_t{first[x]});
-        if (e > b) wc_part(dst, kbuf, x, b, e, line);
-        off[x] = e;
-    }
-    if (nt) _mm_sfence();
-    return true;
-}
-
 #else  // no AVX-512 in this build: never called (mode() is 0), defined for the linker
-
-bool scatter_wc_u32(const void*, std::int64_t, bool, std::uint32_t, int, std::uint32_t,
-                    std::uint32_t*, std::int64_t*, std::uint32_t*, bool) noexcept {
-    return false;
-}
 
 void survey_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip, int shift,
                 std::uint32_t mask, bool check_sorted, std::uint32_t prev, std::uint32_t* counts,

@@ -11,23 +11,20 @@
 // keys to their places, and a scatter of the advanced counters (where lanes repeat a digit, the
 // highest lane is written last and holds the total).
 //
-// Two more serve the parallel MSD pass over 4-byte keys without values (radix_sort.hpp), keys read
-// through the caller's codec: its survey (OR, AND, sortedness and the top digit's histogram of a
-// chunk) and its write-combining scatter (radix_bricks.hpp: scatter_digit_wc), whose full lines
-// are written with one 64-byte store each.
+// A third brick is the parallel pass's survey of 4-byte keys (radix_sort.hpp: OR, AND,
+// sortedness and the top digit's histogram of a chunk, keys read through the caller's codec).
 //
 // SWEEP_RADIX_AVX512 in the environment, read once: a bit mask of the bricks that take the vector
-// path, 1 the counts, 2 the scatter in cache, 4 the survey, 8 the write-combining scatter; 0 turns
-// all off, 15 (the default) all on; for A/B runs on one binary.
+// path, 1 the counts, 2 the scatter, 4 the survey; 0 turns all off, 7 (the default) all on; for
+// A/B runs on one binary.
 #pragma once
 
 #include <cstdint>
 
 namespace sweep::detail::tbb_backend::radix::simd {
 
-/// Which bricks take the AVX-512 path: bit 0 the counts, bit 1 the scatter in cache, bit 2 the
-/// survey, bit 3 the write-combining scatter; 0 when the CPU lacks the instructions or the
-/// library was built without them.
+/// Which bricks take the AVX-512 path: bit 0 the counts, bit 1 the scatter, bit 2 the survey; 0
+/// when the CPU lacks the instructions or the library was built without them.
 unsigned mode() noexcept;
 
 /// Tests: the mode from now on, as if SWEEP_RADIX_AVX512 said so (still 0 without the CPU's
@@ -61,15 +58,5 @@ struct survey_acc32 {
 void survey_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip, int shift,
                 std::uint32_t mask, bool check_sorted, std::uint32_t prev, std::uint32_t* counts,
                 survey_acc32& acc) noexcept;
-
-/// The write-combining scatter (as scatter_digit_wc, without values): words w[0, n), ordered bits
-/// u as in survey_u32, go to dst[off[x]++], x = (u >> shift) & mask, stable; each digit's
-/// destination line is gathered in kbuf[x * 16, x * 16 + 16) (64-byte aligned) and written whole
-/// (non-temporal when nt) once full; lines a digit's run shares with its neighbours (before
-/// off's first position, or at its end) element by element. Returns false, having done nothing,
-/// where it does not apply (dst not 4-byte aligned, a position past 2^31 - 1, mask > 4095).
-bool scatter_wc_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip, int shift,
-                    std::uint32_t mask, std::uint32_t* dst, std::int64_t* off, std::uint32_t* kbuf,
-                    bool nt) noexcept;
 
 }  // namespace sweep::detail::tbb_backend::radix::simd

@@ -338,14 +338,6 @@ private:
                      int w, bool stream) const noexcept {
         using D = typename Dst::stored;
         auto* kb = reinterpret_cast<D*>(wc(w));
-        if constexpr (!has_values_v<V> && survey32<Src>::ok &&
-                      std::is_same_v<Dst, bits_side<std::uint32_t, no_value>>) {
-            // 4-byte keys into the temporary: the AVX-512 brick, where it applies.
-            if ((simd::mode() & 8u) != 0 &&
-                simd::scatter_wc_u32(src.k, n, survey32<Src>::is_float, survey32<Src>::flip(src),
-                                     d.shift, d.radix() - 1, dst.k, off, kb, stream))
-                return;
-        }
         using VB = std::conditional_t<has_values_v<V>, V, no_value>;
         VB* const vb = wc_values ? reinterpret_cast<VB*>(wc(w) + radix_max * 64) : nullptr;
         if (stream) scatter_digit_wc<true, wc_values>(src, n, d, dst, off, firsts(w), kb, vb);
