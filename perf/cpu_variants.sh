@@ -45,7 +45,7 @@ for v in "${evs[@]}"; do
   [ -z "$v" ] && continue
   en=${v%%:*}
   names="$names $en" && enved="${enved:-} $en"
-  eval "env_$en='${v#*:}'"
+  eval "env_$en=\"\${v#*:}\""
 done
 echo "built: $names ($(grep real "$OUT/build.log"))"
 F=${FILTER:-'memcpy|u32_uniform/sweep_par'}
@@ -56,7 +56,7 @@ for round in ${ROUNDS:-1 2}; do
     t=${arr[$(( (j + round) % k ))]}
     exe=$B/perf/sweep_perf_cpu_radix_$t
     case " ${flagged:-} " in *" $t "*) exe=${B}_$t/perf/sweep_perf_cpu_radix_phases ;; esac
-    envs=""
+    envs="-u SWEEP_RADIX_AVX512"  # the other variants run with the library's defaults
     case " ${enved:-} " in *" $t "*) exe=$B/perf/sweep_perf_cpu_radix_phases; eval "envs=\$env_$t" ;; esac
     echo "== $t round $round"
     env $envs $exe ${ARGS:-} --benchmark_filter="$F" 2>&1 | grep -E "^(u32|u64|float|memcpy)" |

@@ -29,12 +29,15 @@ bool cpu_has_avx512() noexcept {
 #endif
 }
 
+/// SWEEP_RADIX_AVX512: a decimal 0-7; anything else (unset, empty, other text or values) leaves
+/// every brick on.
 unsigned mode_from_env() noexcept {
     const char* e = std::getenv("SWEEP_RADIX_AVX512");
-    if (e == nullptr || *e == '\0') return 7u;
-    const unsigned m = static_cast<unsigned>(std::strtoul(e, nullptr, 10));
-    return m & 7u;
+    if (e == nullptr || e[0] < '0' || e[0] > '7' || e[1] != '\0') return 7u;
+    return static_cast<unsigned>(e[0] - '0');
 }
+
+std::atomic<std::uint64_t> count_calls{0}, scatter_calls{0}, survey_calls{0};
 
 std::atomic<unsigned>& current() noexcept {
     static std::atomic<unsigned> m{available() ? mode_from_env() : 0u};
@@ -54,9 +57,29 @@ unsigned set_mode_for_tests(unsigned m) noexcept {
     return current().exchange(available() ? (m & 7u) : 0u, std::memory_order_relaxed);
 }
 
+brick_calls calls_for_tests() noexcept {
+    return brick_calls{count_calls.load(std::memory_order_relaxed),
+                       scatter_calls.load(std::memory_order_relaxed),
+                       survey_calls.load(std::memory_order_relaxed)};
+}
+
 namespace {
 
-/// The survey's scalar loop (the vector one's tail, and the whole of it without AVX-512).
+/// The scalar loops: the vector bricks' tails, and the whole of them without AVX-512.
+void count_scalar(const std::uint32_t* k, std::int64_t n, int digits, const int* shift,
+                  const std::uint32_t* mask, std::int64_t stride, std::uint32_t* counts) noexcept {
+    for (std::int64_t i = 0; i < n; ++i)
+        for (int j = 0; j < digits; ++j) ++counts[j * stride + ((k[i] >> shift[j]) & mask[j])];
+}
+
+void scatter_scalar(const std::uint32_t* src, std::int64_t n, int shift, std::uint32_t mask,
+                    std::uint32_t* dst, std::uint32_t* off) noexcept {
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::uint32_t u = src[i];
+        dst[off[(u >> shift) & mask]++] = u;
+    }
+}
+
 void survey_scalar(const void* w, std::int64_t n, bool is_float, std::uint32_t flip, int shift,
                    std::uint32_t mask, bool check_sorted, std::uint32_t prev,
                    std::uint32_t* counts, survey_acc32& acc) noexcept {
@@ -101,6 +124,8 @@ SWEEP_AVX512 inline void count16(__m512i keys, __m128i shift, __m512i mask, __m5
 SWEEP_AVX512 void count_u32(const std::uint32_t* k, std::int64_t n, int digits, const int* shift,
                             const std::uint32_t* mask, std::int64_t stride,
                             std::uint32_t* counts) noexcept {
+    count_calls.fetch_add(1, std::memory_order_relaxed);
+    if (digits > 8) return count_scalar(k, n, digits, shift, mask, stride, counts);
     __m128i vs[8];
     __m512i vm[8], vb[8];
     for (int j = 0; j < digits; ++j) {
@@ -121,13 +146,13 @@ SWEEP_AVX512 void count_u32(const std::uint32_t* k, std::int64_t n, int digits, 
             for (int j = 0; j < digits; ++j) count16(keys, vs[j], vm[j], vb[j], counts);
         }
     }
-    for (; i < n; ++i)
-        for (int j = 0; j < digits; ++j) ++counts[j * stride + ((k[i] >> shift[j]) & mask[j])];
+    count_scalar(k + i, n - i, digits, shift, mask, stride, counts);
 }
 
 SWEEP_AVX512 void scatter_u32(const std::uint32_t* src, std::int64_t n, int shift,
                               std::uint32_t mask, std::uint32_t* dst,
                               std::uint32_t* off) noexcept {
+    scatter_calls.fetch_add(1, std::memory_order_relaxed);
     const __m128i vs = _mm_cvtsi32_si128(shift);
     const __m512i vm = _mm512_set1_epi32(static_cast<int>(mask));
     const __m512i one = _mm512_set1_epi32(1);
@@ -140,15 +165,13 @@ SWEEP_AVX512 void scatter_u32(const std::uint32_t* src, std::int64_t n, int shif
         _mm512_i32scatter_epi32(dst, pos, keys, 4);
         _mm512_i32scatter_epi32(off, d, _mm512_add_epi32(pos, one), 4);
     }
-    for (; i < n; ++i) {
-        const std::uint32_t u = src[i];
-        dst[off[(u >> shift) & mask]++] = u;
-    }
+    scatter_scalar(src + i, n - i, shift, mask, dst, off);
 }
 
 SWEEP_AVX512 void survey_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip,
                              int shift, std::uint32_t mask, bool check_sorted, std::uint32_t prev,
                              std::uint32_t* counts, survey_acc32& acc) noexcept {
+    survey_calls.fetch_add(1, std::memory_order_relaxed);
     const unsigned char* p = static_cast<const unsigned char*>(w);
     const __m128i vs = _mm_cvtsi32_si128(shift);
     const __m512i vm = _mm512_set1_epi32(static_cast<int>(mask));
@@ -195,16 +218,12 @@ void survey_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip
 
 void count_u32(const std::uint32_t* k, std::int64_t n, int digits, const int* shift,
                const std::uint32_t* mask, std::int64_t stride, std::uint32_t* counts) noexcept {
-    for (std::int64_t i = 0; i < n; ++i)
-        for (int j = 0; j < digits; ++j) ++counts[j * stride + ((k[i] >> shift[j]) & mask[j])];
+    count_scalar(k, n, digits, shift, mask, stride, counts);
 }
 
 void scatter_u32(const std::uint32_t* src, std::int64_t n, int shift, std::uint32_t mask,
                  std::uint32_t* dst, std::uint32_t* off) noexcept {
-    for (std::int64_t i = 0; i < n; ++i) {
-        const std::uint32_t u = src[i];
-        dst[off[(u >> shift) & mask]++] = u;
-    }
+    scatter_scalar(src, n, shift, mask, dst, off);
 }
 
 #endif

@@ -8,14 +8,16 @@
 //   the whole destination and the advanced offsets compared.
 // - survey_u32 (OR, AND, sortedness, histogram through an integer's or a float's codec) against
 //   a plain loop, on random, sorted and almost sorted keys.
-// - the whole sort (u32, int32, float; ascending and descending) with the vector bricks on and
-//   off gives the same bits, and both equal sweep::seq.
+// - the whole sort (u32, int32, float; ascending and descending; keys alone and with 4- and 8-byte
+//   values) with the vector bricks on and off gives the same bits, and both equal sweep::seq; the
+//   bricks' call counters show that the vector path ran (on) and did not (off).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include <sweep/backend/tbb/radix_simd.hpp>
@@ -145,10 +147,14 @@ TEST_CASE("radix AVX-512 survey_u32 equals the plain survey", "[par][radix][simd
     for (const bool is_float : {false, true}) {
         for (const std::uint32_t flip : {0u, 0x80000000u, 0xFFFFFFFFu}) {
             for (const std::int64_t n : lengths) {
-                for (const int order : {0, 1, 2}) {  // random, ascending, ascending but one pair
+                // Orders: random; ascending; ascending but for one pair swapped at a random
+                // place, across the first two vectors (15, 16), or at the very end (the tail).
+                for (const int order : {0, 1, 2, 3, 4}) {
+                  // prev: 0, the first key, or above it (then the range is out of order at once).
+                  for (const int prev_kind : {0, 1, 2}) {
                     for (const bool check : {false, true}) {
                         INFO("float " << is_float << " flip " << flip << " n " << n << " order "
-                                      << order << " check " << check);
+                                      << order << " prev " << prev_kind << " check " << check);
                         auto w = keys_of(draw::uniform, n, g);
                         // Ordered bits u as the brick must see them; words w made from them.
                         auto enc = [&](std::uint32_t x) {
@@ -162,15 +168,19 @@ TEST_CASE("radix AVX-512 survey_u32 equals the plain survey", "[par][radix][simd
                         std::vector<std::uint32_t> u(w.size());
                         for (std::size_t i = 0; i < w.size(); ++i) u[i] = enc(w[i]);
                         if (order > 0) std::sort(u.begin(), u.end());
-                        if (order == 2 && n > 2) {
-                            const std::size_t at = static_cast<std::size_t>(g() % static_cast<std::uint64_t>(n - 1));
-                            if (u[at] != u[at + 1]) std::swap(u[at], u[at + 1]);
-                        }
+                        std::size_t at = w.size();  // the pair (at, at + 1) to swap
+                        if (order == 2 && n > 2) at = static_cast<std::size_t>(g() % static_cast<std::uint64_t>(n - 1));
+                        if (order == 3 && n > 16) at = 15;
+                        if (order == 4 && n > 1) at = static_cast<std::size_t>(n - 2);
+                        if (at + 1 < w.size() && u[at] != u[at + 1]) std::swap(u[at], u[at + 1]);
                         for (std::size_t i = 0; i < w.size(); ++i) {
                             w[i] = dec(u[i]);
                             REQUIRE(enc(w[i]) == u[i]);
                         }
-                        const std::uint32_t prev = (g() & 1) ? 0u : (n > 0 ? u[0] : 0u);
+                        const std::uint32_t first = n > 0 ? u[0] : 0u;
+                        const std::uint32_t prev = prev_kind == 0   ? 0u
+                                                   : prev_kind == 1 ? first
+                                                                    : (first == ~0u ? first : first + 1);
                         const int shift = static_cast<int>(g() % 21);
                         const std::uint32_t mask = (1u << 11) - 1;
                         const std::uint32_t or0 = static_cast<std::uint32_t>(g()) & 0x10u;
@@ -193,6 +203,7 @@ TEST_CASE("radix AVX-512 survey_u32 equals the plain survey", "[par][radix][simd
                         REQUIRE(a_got.and_all == a_want.and_all);
                         REQUIRE(a_got.sorted == a_want.sorted);
                     }
+                  }
                 }
             }
         }
@@ -216,24 +227,57 @@ std::vector<K> sort_keys_input(std::int64_t n, std::mt19937_64& g, int shape) {
     return v;
 }
 
-template <class K, bool Desc>
+/// Sorts keys (and values, when V is not void: the original indices) with policy p.
+template <bool Desc, class P, class K, class V>
+void sort_with(P p, std::vector<K>& k, std::vector<V>& v) {
+    if constexpr (std::is_same_v<V, char>) {
+        if constexpr (Desc) sweep::radix_sort(p, k.begin(), k.end(), sweep::descending);
+        else sweep::radix_sort(p, k.begin(), k.end());
+    } else {
+        if constexpr (Desc) sweep::radix_sort_by_key(p, k.begin(), k.end(), v.begin(), sweep::descending);
+        else sweep::radix_sort_by_key(p, k.begin(), k.end(), v.begin());
+    }
+}
+
+/// The sort with every brick on, then with all off, against seq; V = char: keys alone. With the
+/// bricks on, a parallel sort (n past serial_below) must have run every brick of its kind: the
+/// survey always, the leaves' count and scatter for keys alone.
+template <class K, class V, bool Desc>
 void sort_both_ways(std::int64_t n, int shape, std::mt19937_64& g) {
     const auto in = sort_keys_input<K>(n, g, shape);
+    std::vector<V> vin(std::is_same_v<V, char> ? 0 : in.size());
+    for (std::size_t i = 0; i < vin.size(); ++i) vin[i] = static_cast<V>(i);
     std::vector<K> on = in, off = in, oracle = in;
+    std::vector<V> von = vin, voff = vin, voracle = vin;
+    const auto c0 = simd::calls_for_tests();
     {
         mode_scope m(7);
-        if constexpr (Desc) sweep::radix_sort(sweep::par, on.begin(), on.end(), sweep::descending);
-        else sweep::radix_sort(sweep::par, on.begin(), on.end());
+        sort_with<Desc>(sweep::par, on, von);
     }
+    const auto c1 = simd::calls_for_tests();
     {
         mode_scope m(0);
-        if constexpr (Desc) sweep::radix_sort(sweep::par, off.begin(), off.end(), sweep::descending);
-        else sweep::radix_sort(sweep::par, off.begin(), off.end());
+        sort_with<Desc>(sweep::par, off, voff);
     }
-    if constexpr (Desc) sweep::radix_sort(sweep::seq, oracle.begin(), oracle.end(), sweep::descending);
-    else sweep::radix_sort(sweep::seq, oracle.begin(), oracle.end());
+    const auto c2 = simd::calls_for_tests();
+    sort_with<Desc>(sweep::seq, oracle, voracle);
     REQUIRE(std::memcmp(on.data(), oracle.data(), on.size() * sizeof(K)) == 0);
     REQUIRE(std::memcmp(off.data(), oracle.data(), off.size() * sizeof(K)) == 0);
+    REQUIRE(von == voracle);
+    REQUIRE(voff == voracle);
+    // Mode 0 runs no vector brick; mode 7 the survey of every parallel sort whose keys are not
+    // all equal in their sorted bits, and for keys alone the leaves' bricks where keys still
+    // differ below the MSD digit.
+    REQUIRE(c2.count == c1.count);
+    REQUIRE(c2.scatter == c1.scatter);
+    REQUIRE(c2.survey == c1.survey);
+    if (n > 65536) {
+        CHECK(c1.survey > c0.survey);
+        if (std::is_same_v<V, char> && (shape == 0 || shape == 1)) {
+            CHECK(c1.count > c0.count);
+            CHECK(c1.scatter > c0.scatter);
+        }
+    }
 }
 
 }  // namespace
@@ -241,12 +285,17 @@ void sort_both_ways(std::int64_t n, int shape, std::mt19937_64& g) {
 TEMPLATE_TEST_CASE("par radix with and without the AVX-512 bricks: same bits as seq", "[par][radix][simd]",
                    std::uint32_t, std::int32_t, float) {
     auto g = sweep_test::rng(43);
+    // 2^23 + 3 keys: past stream_bytes (32 MiB), so the MSD pass writes with streaming stores.
     for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{65536 + 5}, std::int64_t{1} << 20,
-                                 std::int64_t{3000017}}) {
+                                 std::int64_t{3000017}, (std::int64_t{1} << 23) + 3}) {
         for (int shape = 0; shape < 4; ++shape) {
             INFO("n " << n << " shape " << shape);
-            sort_both_ways<TestType, false>(n, shape, g);
-            sort_both_ways<TestType, true>(n, shape, g);
+            sort_both_ways<TestType, char, false>(n, shape, g);
+            sort_both_ways<TestType, char, true>(n, shape, g);
+            if (n < (std::int64_t{1} << 23)) {
+                sort_both_ways<TestType, std::uint32_t, false>(n, shape, g);
+                sort_both_ways<TestType, std::uint64_t, true>(n, shape, g);
+            }
         }
     }
 }

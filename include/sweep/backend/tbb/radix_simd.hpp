@@ -16,7 +16,7 @@
 //
 // SWEEP_RADIX_AVX512 in the environment, read once: a bit mask of the bricks that take the vector
 // path, 1 the counts, 2 the scatter, 4 the survey; 0 turns all off, 7 (the default) all on; for
-// A/B runs on one binary.
+// A/B runs on one binary. Any other value leaves all on.
 #pragma once
 
 #include <cstdint>
@@ -31,11 +31,18 @@ unsigned mode() noexcept;
 /// support); returns the previous one. Process-wide.
 unsigned set_mode_for_tests(unsigned m) noexcept;
 
+/// Tests: how often each vector brick has run in this process (so that a test can tell the
+/// vector path from a silent fall back to the scalar one).
+struct brick_calls {
+    std::uint64_t count, scatter, survey;
+};
+brick_calls calls_for_tests() noexcept;
+
 /// Whether this CPU and build can take the AVX-512 path at all.
 bool available() noexcept;
 
 /// counts[j * stride + ((k[i] >> shift[j]) & mask[j])] += 1 for every i < n and j < digits
-/// (digits <= 8, stride * digits < 2^31).
+/// (stride * digits < 2^31; more than 8 digits take the scalar loop).
 void count_u32(const std::uint32_t* k, std::int64_t n, int digits, const int* shift,
                const std::uint32_t* mask, std::int64_t stride, std::uint32_t* counts) noexcept;
 
