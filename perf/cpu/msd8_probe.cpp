@@ -128,7 +128,6 @@ void sort_r(U* a, U* b, std::size_t n, int bits, bool to_a) {
     }, tbb::simple_partitioner{});
 }
 
-template <class U>
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
@@ -168,12 +167,12 @@ void run(std::size_t n, int rounds, const char* name) {
                 (which == 0 ? t_probe : which == 1 ? t_sweep : t_top).push_back(ms);
         }
     }
-    const double p = median<U>(t_probe), s = median<U>(t_sweep);
+    const double p = median(t_probe), s = median(t_sweep);
     std::printf("%s n=%zu: msd8 probe %.1f ms (%.3f Gkeys/s) [%.1f..%.1f], sweep par %.1f ms (%.3f Gkeys/s) [%.1f..%.1f], probe/sweep speed %.2fx, probe's top split alone %.1f ms, check %s\n",
                 name, n, p, double(n) / p / 1e6, *std::min_element(t_probe.begin(), t_probe.end()),
                 *std::max_element(t_probe.begin(), t_probe.end()), s, double(n) / s / 1e6,
                 *std::min_element(t_sweep.begin(), t_sweep.end()),
-                *std::max_element(t_sweep.begin(), t_sweep.end()), s / p, median<U>(t_top), ok ? "ok" : "MISMATCH");
+                *std::max_element(t_sweep.begin(), t_sweep.end()), s / p, median(t_top), ok ? "ok" : "MISMATCH");
     if (!ok) std::exit(1);
 }
 
