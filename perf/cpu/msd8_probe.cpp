@@ -8,8 +8,8 @@
 // For u32 at 2^27: 2^19-key buckets, then 2^11-key buckets (8 KiB, in L1), then two LSD passes.
 // sweep's sort (survey, 12-bit MSD scatter with streaming stores, 2 x 10-bit LSD in L2) runs
 // in the same process, alternated, on the same inputs.
-// Usage: sweep_perf_cpu_msd8_probe [n = 2^27] [rounds = 7]; prints median ms and Gkeys/s, and
-// checks each probe result against std::sort.
+// Usage: sweep_perf_cpu_msd8_probe [n = 2^27] [rounds = 7 (at least 1)] [base case = 2^17];
+// prints median ms and Gkeys/s, and checks each probe result against std::sort.
 #include <sweep/sweep.hpp>
 
 #include <tbb/parallel_for.h>
@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <random>
 #include <vector>
 
@@ -180,7 +179,7 @@ void run(std::size_t n, int rounds, const char* name) {
 
 int main(int argc, char** argv) {
     const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : std::size_t{1} << 27;
-    const int rounds = argc > 2 ? std::atoi(argv[2]) : 7;
+    const int rounds = std::max(1, argc > 2 ? std::atoi(argv[2]) : 7);
     if (argc > 3) base_case = std::strtoull(argv[3], nullptr, 0);
     std::printf("base case %zu keys, parallel split from %zu keys\n", base_case, par_split_from);
     run<std::uint32_t>(n, rounds, "u32");

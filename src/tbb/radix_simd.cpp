@@ -3,13 +3,23 @@
 // target attribute, and they run only where the CPU reports the instructions.
 #include <sweep/backend/tbb/radix_simd.hpp>
 
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined_* idiom (__Y = __Y) when used
+// in a function with the target attribute under -Wall (a false positive; GCC bug 105593).
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 
-#if (defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__NVCOMPILER)) && \
-    !(defined(SWEEP_RADIX_NO_AVX512) && SWEEP_RADIX_NO_AVX512)
+// SWEEP_NO_RADIX_SIMD=1 (for the library's build) leaves the bricks out: the scalar ones always run.
+#if defined(SWEEP_NO_RADIX_SIMD) && SWEEP_NO_RADIX_SIMD != 0
+#define SWEEP_RADIX_HAVE_AVX512 0
+#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__NVCOMPILER)
 #define SWEEP_RADIX_HAVE_AVX512 1
+#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define SWEEP_RADIX_HAVE_AVX512 0
@@ -29,18 +39,35 @@ bool cpu_has_avx512() noexcept {
 #endif
 }
 
-/// SWEEP_RADIX_AVX512: a decimal 0-7; anything else (unset, empty, other text or values) leaves
-/// every brick on.
+/// Whether the bricks were measured faster on this CPU's cores: Intel family 6, Sapphire Rapids
+/// (model 143) and Emerald Rapids (207, measured; the same cores). Elsewhere (Zen 4, whose 512-bit
+/// scatters are slow; Ice Lake, whose gathers the GDS microcode slows) they are off unless asked.
+bool measured_cpu() noexcept {
+#if SWEEP_RADIX_HAVE_AVX512
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (__get_cpuid(0, &a, &b, &c, &d) == 0) return false;
+    const bool intel = b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;  // GenuineIntel
+    if (!intel || __get_cpuid(1, &a, &b, &c, &d) == 0) return false;
+    const unsigned family = (a >> 8) & 0xFu;
+    const unsigned model = ((a >> 4) & 0xFu) | (((a >> 16) & 0xFu) << 4);
+    return family == 6 && (model == 143 || model == 207);
+#else
+    return false;
+#endif
+}
+
+/// SWEEP_RADIX_AVX512: a decimal 0-7 chooses the bricks; anything else (unset, empty, other text
+/// or values) leaves the default: all on where measured_cpu(), all off elsewhere.
 unsigned mode_from_env() noexcept {
     const char* e = std::getenv("SWEEP_RADIX_AVX512");
-    if (e == nullptr || e[0] < '0' || e[0] > '7' || e[1] != '\0') return 7u;
+    if (e == nullptr || e[0] < '0' || e[0] > '7' || e[1] != '\0') return measured_cpu() ? 7u : 0u;
     return static_cast<unsigned>(e[0] - '0');
 }
 
 std::atomic<std::uint64_t> count_calls{0}, scatter_calls{0}, survey_calls{0};
 
 std::atomic<unsigned>& current() noexcept {
-    static std::atomic<unsigned> m{available() ? mode_from_env() : 0u};
+    static std::atomic<unsigned> m{default_mode()};
     return m;
 }
 
@@ -50,6 +77,8 @@ bool available() noexcept {
     static const bool yes = cpu_has_avx512();
     return yes;
 }
+
+unsigned default_mode() noexcept { return available() ? mode_from_env() : 0u; }
 
 unsigned mode() noexcept { return current().load(std::memory_order_relaxed); }
 

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -71,6 +72,35 @@ std::vector<std::uint32_t> keys_of(draw how, std::int64_t n, std::mt19937_64& g)
 
 }  // namespace
 
+TEST_CASE("radix AVX-512 bricks: on by default on the measured CPUs only", "[par][radix][simd]") {
+    // The CPU as /proc/cpuinfo names it (the library asks cpuid): the bricks are on by default
+    // for Intel family 6 models 143 and 207 (Sapphire and Emerald Rapids), off elsewhere.
+    const char* env = std::getenv("SWEEP_RADIX_AVX512");
+    if (env != nullptr && env[0] != '\0') {
+        WARN("SWEEP_RADIX_AVX512 is set: the default is not checked");
+        return;
+    }
+    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (f == nullptr) {
+        WARN("no /proc/cpuinfo: the default is not checked");
+        return;
+    }
+    std::string vendor;
+    int family = -1, model = -1;
+    char line[512];
+    while (std::fgets(line, sizeof line, f) != nullptr) {
+        const std::string l(line);
+        auto value = [&] { return l.substr(l.find(':') + 2, l.find_last_not_of("\n") - l.find(':') - 1); };
+        if (l.rfind("vendor_id", 0) == 0 && vendor.empty()) vendor = value();
+        else if (l.rfind("cpu family", 0) == 0 && family < 0) family = std::stoi(value());
+        else if (l.rfind("model\t", 0) == 0 && model < 0) model = std::stoi(value());
+    }
+    std::fclose(f);
+    INFO("vendor " << vendor << " family " << family << " model " << model);
+    const bool measured = vendor == "GenuineIntel" && family == 6 && (model == 143 || model == 207);
+    REQUIRE(simd::default_mode() == (measured ? 7u : 0u));
+}
+
 TEST_CASE("radix AVX-512 count_u32 equals the plain count", "[par][radix][simd]") {
     auto g = sweep_test::rng(41);
     const int shapes[][4] = {{0, 11, 0, 0}, {0, 11, 21, 0}, {3, 13, 22, 0}, {0, 8, 16, 24}};
@@ -80,13 +110,12 @@ TEST_CASE("radix AVX-512 count_u32 equals the plain count", "[par][radix][simd]"
             int shift[4];
             std::uint32_t mask[4];
             int widest = 0;
-            int used = 0;
+            const int used = digits;
             for (int j = 0; j < digits; ++j) {
                 const int w = widths[s][j] == 0 ? 8 : widths[s][j];
                 shift[j] = std::min(shapes[s][j], 32 - w);
                 mask[j] = (1u << w) - 1;
                 widest = std::max(widest, w);
-                ++used;
             }
             const std::int64_t stride = std::int64_t{1} << widest;
             for (const std::int64_t n : lengths) {
@@ -250,14 +279,16 @@ void sort_both_ways(std::int64_t n, int shape, std::mt19937_64& g) {
     std::vector<K> on = in, off = in, oracle = in;
     std::vector<V> von = vin, voff = vin, voracle = vin;
     const auto c0 = simd::calls_for_tests();
+    // Four workers whatever the machine's cores, so that sizes past serial_below take the
+    // parallel path (and its bricks) on a one-core machine too.
     {
         mode_scope m(7);
-        sort_with<Desc>(sweep::par, on, von);
+        sort_with<Desc>(sweep::par.threads(4), on, von);
     }
     const auto c1 = simd::calls_for_tests();
     {
         mode_scope m(0);
-        sort_with<Desc>(sweep::par, off, voff);
+        sort_with<Desc>(sweep::par.threads(4), off, voff);
     }
     const auto c2 = simd::calls_for_tests();
     sort_with<Desc>(sweep::seq, oracle, voracle);

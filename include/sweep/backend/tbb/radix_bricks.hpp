@@ -341,6 +341,13 @@ struct digit_list {
             s += d[i].bits;
         }
     }
+    /// The first k digits' shifts and masks, for the counting loops.
+    void shifts_and_masks(int k, int* shift, std::uint32_t* mask) const noexcept {
+        for (int j = 0; j < k; ++j) {
+            shift[j] = d[j].shift;
+            mask[j] = d[j].radix() - 1;
+        }
+    }
 };
 
 /// Histograms of every digit of dl over src[0, n) in one read; digit j counts into
@@ -351,10 +358,7 @@ void count_digits_fixed(const Src src, std::int64_t n, const digit_list& dl, std
                         std::uint32_t* counts) noexcept {
     int shift[D];
     std::uint32_t mask[D];
-    for (int j = 0; j < D; ++j) {
-        shift[j] = dl.d[j].shift;
-        mask[j] = dl.d[j].radix() - 1;
-    }
+    dl.shifts_and_masks(D, shift, mask);
     for (std::int64_t i = 0; i < n; ++i) {
         const auto u = src.key(i);
         for (int j = 0; j < D; ++j)
@@ -368,10 +372,7 @@ void count_digits(const Src& src, std::int64_t n, const digit_list& dl, std::int
         if ((simd::mode() & 1u) != 0 && dl.count <= 8 && dl.count * stride < (std::int64_t{1} << 31)) {
             int shift[8];
             std::uint32_t mask[8];
-            for (int j = 0; j < dl.count; ++j) {
-                shift[j] = dl.d[j].shift;
-                mask[j] = dl.d[j].radix() - 1;
-            }
+            dl.shifts_and_masks(dl.count, shift, mask);
             simd::count_u32(src.k, n, dl.count, shift, mask, stride, counts);
             return;
         }

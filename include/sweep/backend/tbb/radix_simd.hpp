@@ -2,8 +2,12 @@
 // two in-cache bricks for 4-byte ordered bits without values (radix_bricks.hpp: count_digits and
 // scatter_digit between bits sides), compiled once in the library (src/tbb/radix_simd.cpp, with
 // the target attribute) and chosen at run time: the CPU must have AVX-512 F, CD and VPOPCNTDQ
-// (Ice Lake and later Xeons, AMD Zen 4 and later). Both give the scalar bricks' result exactly
-// (a stable counting sort has one answer), so the choice never shows in a result.
+// (Ice Lake and later Xeons, AMD Zen 4 and later). They were measured faster on an Emerald Rapids
+// Xeon only (docs/radix_sort.md, session 22), so by default they run on Sapphire and Emerald Rapids
+// cores (Intel family 6, models 143 and 207) and not elsewhere: gathers and scatters are slower on
+// Zen 4 and on Ice Lake with the GDS microcode. Both give the scalar bricks' result exactly (a
+// stable counting sort has one answer), so the choice never shows in a result.
+// SWEEP_NO_RADIX_SIMD=1 when building the library leaves the vector bricks out.
 //
 // The method (Polychroniou, Raghavan and Ross, "Rethinking SIMD vectorization for in-memory
 // databases", SIGMOD 2015): 16 keys at a time, their digits, VPCONFLICTD to count the lanes before
@@ -15,8 +19,8 @@
 // sortedness and the top digit's histogram of a chunk, keys read through the caller's codec).
 //
 // SWEEP_RADIX_AVX512 in the environment, read once: a bit mask of the bricks that take the vector
-// path, 1 the counts, 2 the scatter, 4 the survey; 0 turns all off, 7 (the default) all on; for
-// A/B runs on one binary. Any other value leaves all on.
+// path, 1 the counts, 2 the scatter, 4 the survey; 0 turns all off, 7 all on (any CPU with the
+// instructions); for A/B runs on one binary. Unset or any other value: the default above.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +30,10 @@ namespace sweep::detail::tbb_backend::radix::simd {
 /// Which bricks take the AVX-512 path: bit 0 the counts, bit 1 the scatter, bit 2 the survey; 0
 /// when the CPU lacks the instructions or the library was built without them.
 unsigned mode() noexcept;
+
+/// The mode a process starts with: SWEEP_RADIX_AVX512 when it holds 0-7, else 7 on the measured
+/// CPUs (above) and 0 elsewhere; 0 without the instructions.
+unsigned default_mode() noexcept;
 
 /// Tests: the mode from now on, as if SWEEP_RADIX_AVX512 said so (still 0 without the CPU's
 /// support); returns the previous one. Process-wide.
