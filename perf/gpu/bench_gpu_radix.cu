@@ -124,14 +124,10 @@ template <class K>
 void ab_case(const char* name, int lg, cudaStream_t s) {
     using V = std::uint32_t;
     using D = cu::default_radix_tuning<K, cu::radix_no_values>;
-    constexpr int base = D::variant & ~(cu::radix_lean_rank | cu::radix_lean_only_rank |
-                                        cu::radix_lean_only_counts);
-    using T0 = typename D::template with_variant<base>;
-    using T1 = typename D::template with_variant<base | cu::radix_lean_rank>;
-    using T2 = typename D::template with_variant<base | cu::radix_lean_rank |
-                                                 cu::radix_lean_only_counts>;
-    using T3 = typename D::template with_variant<base | cu::radix_lean_rank |
-                                                 cu::radix_lean_only_rank>;
+    using T0 = typename D::ab_no_lean_rank;
+    using T1 = typename D::ab_lean_rank;
+    using T2 = typename D::ab_lean_counts_only;
+    using T3 = typename D::ab_lean_ranking_only;
     const std::int64_t n = std::int64_t{1} << lg;
     buffers<K, V> b(n, false);
     fill_keys<K><<<1024, 256, 0, s>>>(b.pristine, n, 0x1234 + lg, false);

@@ -287,13 +287,10 @@ void run(int lg, bool low, trace_mode mode) {
         // parts alone goes: one traced sort of each. Not their times: these kernels carry the
         // trace points (session 21: this tool's A/B favoured a variant the bench measured 3-5 %
         // slower); `sweep_perf_gpu_radix ab` times them without.
-        constexpr int base = D::variant & ~cu::radix_lean_rank;
-        using A = typename D::template with_variant<base>;
-        using L = typename D::template with_variant<base | cu::radix_lean_rank>;
-        using R = typename D::template with_variant<base | cu::radix_lean_rank |
-                                                    cu::radix_lean_only_rank>;
-        using C = typename D::template with_variant<base | cu::radix_lean_rank |
-                                                    cu::radix_lean_only_counts>;
+        using A = typename D::ab_no_lean_rank;
+        using L = typename D::ab_lean_rank;
+        using R = typename D::ab_lean_ranking_only;
+        using C = typename D::ab_lean_counts_only;
         row<A, K>("default without lean rank", b, t, s, cub_us, copy_us, sms);
         row<L, K>("default with lean rank", b, t, s, cub_us, copy_us, sms);
         row<R, K>("lean ranking only", b, t, s, cub_us, copy_us, sms);

@@ -2,6 +2,7 @@
 // says what and why). Compiled for the baseline target; only these functions carry the AVX-512
 // target attribute, and they run only where the CPU reports the instructions.
 #include <sweep/backend/tbb/radix_simd.hpp>
+#include <sweep/detail/radix_traits.hpp>
 
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined_* idiom (__Y = __Y) when used
@@ -11,6 +12,7 @@
 #endif
 
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 
@@ -64,7 +66,14 @@ unsigned mode_from_env() noexcept {
     return static_cast<unsigned>(e[0] - '0');
 }
 
+// The tests' call counters: kept only once a test has set the mode, so that sorts outside tests
+// do not bump counters shared by every worker.
+std::atomic<bool> counting{false};
 std::atomic<std::uint64_t> count_calls{0}, scatter_calls{0}, survey_calls{0};
+
+inline void note_call(std::atomic<std::uint64_t>& c) noexcept {
+    if (counting.load(std::memory_order_relaxed)) c.fetch_add(1, std::memory_order_relaxed);
+}
 
 std::atomic<unsigned>& current() noexcept {
     static std::atomic<unsigned> m{default_mode()};
@@ -83,6 +92,7 @@ unsigned default_mode() noexcept { return available() ? mode_from_env() : 0u; }
 unsigned mode() noexcept { return current().load(std::memory_order_relaxed); }
 
 unsigned set_mode_for_tests(unsigned m) noexcept {
+    counting.store(true, std::memory_order_relaxed);
     return current().exchange(available() ? (m & 7u) : 0u, std::memory_order_relaxed);
 }
 
@@ -118,7 +128,7 @@ void survey_scalar(const void* w, std::int64_t n, bool is_float, std::uint32_t f
     for (std::int64_t i = 0; i < n; ++i) {
         std::uint32_t u;
         std::memcpy(&u, p + 4 * i, 4);
-        if (is_float) u ^= (std::uint32_t(0) - (u >> 31)) | 0x80000000u;
+        if (is_float) u = sweep::detail::to_ordered(std::bit_cast<float>(u));
         u ^= flip;
         o |= u;
         a &= u;
@@ -153,7 +163,7 @@ SWEEP_AVX512 inline void count16(__m512i keys, __m128i shift, __m512i mask, __m5
 SWEEP_AVX512 void count_u32(const std::uint32_t* k, std::int64_t n, int digits, const int* shift,
                             const std::uint32_t* mask, std::int64_t stride,
                             std::uint32_t* counts) noexcept {
-    count_calls.fetch_add(1, std::memory_order_relaxed);
+    note_call(count_calls);
     if (digits > 8) return count_scalar(k, n, digits, shift, mask, stride, counts);
     __m128i vs[8];
     __m512i vm[8], vb[8];
@@ -181,7 +191,7 @@ SWEEP_AVX512 void count_u32(const std::uint32_t* k, std::int64_t n, int digits, 
 SWEEP_AVX512 void scatter_u32(const std::uint32_t* src, std::int64_t n, int shift,
                               std::uint32_t mask, std::uint32_t* dst,
                               std::uint32_t* off) noexcept {
-    scatter_calls.fetch_add(1, std::memory_order_relaxed);
+    note_call(scatter_calls);
     const __m128i vs = _mm_cvtsi32_si128(shift);
     const __m512i vm = _mm512_set1_epi32(static_cast<int>(mask));
     const __m512i one = _mm512_set1_epi32(1);
@@ -200,7 +210,7 @@ SWEEP_AVX512 void scatter_u32(const std::uint32_t* src, std::int64_t n, int shif
 SWEEP_AVX512 void survey_u32(const void* w, std::int64_t n, bool is_float, std::uint32_t flip,
                              int shift, std::uint32_t mask, bool check_sorted, std::uint32_t prev,
                              std::uint32_t* counts, survey_acc32& acc) noexcept {
-    survey_calls.fetch_add(1, std::memory_order_relaxed);
+    note_call(survey_calls);
     const unsigned char* p = static_cast<const unsigned char*>(w);
     const __m128i vs = _mm_cvtsi32_si128(shift);
     const __m512i vm = _mm512_set1_epi32(static_cast<int>(mask));
@@ -214,6 +224,7 @@ SWEEP_AVX512 void survey_u32(const void* w, std::int64_t n, bool is_float, std::
     std::int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
         __m512i u = _mm512_loadu_si512(p + 4 * i);
+        // to_ordered of a float (radix_traits.hpp), 16 lanes: XOR with all ones or the sign.
         if (is_float) u = _mm512_xor_si512(u, _mm512_or_si512(_mm512_srai_epi32(u, 31), sign));
         u = _mm512_xor_si512(u, vflip);
         o = _mm512_or_si512(o, u);

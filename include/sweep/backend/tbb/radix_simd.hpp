@@ -39,8 +39,8 @@ unsigned default_mode() noexcept;
 /// support); returns the previous one. Process-wide.
 unsigned set_mode_for_tests(unsigned m) noexcept;
 
-/// Tests: how often each vector brick has run in this process (so that a test can tell the
-/// vector path from a silent fall back to the scalar one).
+/// Tests: how often each vector brick has run since the first set_mode_for_tests (so that a test
+/// can tell the vector path from a silent fall back to the scalar one); nothing is counted before.
 struct brick_calls {
     std::uint64_t count, scatter, survey;
 };

@@ -120,6 +120,16 @@ struct radix_tuning {
     template <int OtherVariant>
     using with_variant = radix_tuning<RadixBits, Threads, ItemsPerThread, MinBlocks, HistThreads,
                                       HistItems, OtherVariant>;
+    /// The A/B of radix_lean_rank (perf/gpu: bench_gpu_radix and trace_radix `ab`): this shape
+    /// without it, with it, and with each of its two halves alone.
+    static constexpr int without_lean_rank =
+        Variant & ~(radix_lean_rank | radix_lean_only_rank | radix_lean_only_counts);
+    using ab_no_lean_rank = with_variant<without_lean_rank>;
+    using ab_lean_rank = with_variant<without_lean_rank | radix_lean_rank>;
+    using ab_lean_counts_only =
+        with_variant<without_lean_rank | radix_lean_rank | radix_lean_only_counts>;
+    using ab_lean_ranking_only =
+        with_variant<without_lean_rank | radix_lean_rank | radix_lean_only_rank>;
     /// Register-tight shapes (3 or more blocks per SM) of the padded variants: the ranking
     /// recomputes the digits instead of letting the compiler keep the histogram step's
     /// (radix_agent.cuh, fresh_digit_of): no spills at 384 x 16, 384 x 19 (u32 keys), 384 x 16
