@@ -347,6 +347,98 @@ TEST_CASE("par radix: buckets of equal keys past a leaf and past a worker's shar
     check_all(make_keys<std::int64_t>(1'500'001, shape::few, g), values::none, false);
 }
 
+TEMPLATE_LIST_TEST_CASE("par radix: keys alone over a narrow span are sorted by counting",
+                        "[par][radix]", key_types) {
+    // Keys whose ordered bits vary over at most count_sort_bits (16) positions, alone and with
+    // enough keys for each counter, take the counting sort (radix_sort.hpp count_sort): spans of
+    // 1 to 17 bits at the bottom, top and middle of the key, NaN payloads and the sign of zero for
+    // floats. Results against std::stable_sort under totalOrder, bitwise; the path taken against
+    // the span of the codec's ordered bits (the sort must count where it may, and not beyond).
+    using K = TestType;
+    using U = bits_of<K>;
+    namespace rx = sweep::detail::tbb_backend::radix;
+    using S = rx::stored_t<K>;
+    constexpr int bits = 8 * sizeof(K);
+    auto g = rng(7270 + salt_of<K>());
+    struct run {
+        int span, lo;
+        U base;
+    };
+    std::vector<run> runs;
+    for (const int span : {1, 3, 8, 12, 16, 17})
+        if (span <= bits)
+            for (const int lo : {0, (bits - span) / 2, bits - span})
+                if (span < 16 || lo != (bits - span) / 2 || bits == 16)
+                    runs.push_back({span, lo, static_cast<U>(g())});
+    if constexpr (std::is_floating_point_v<K>) {
+        using L = std::numeric_limits<K>;
+        // Quiet NaNs of one sign whose low payload bits vary; +0.0 and -0.0 only.
+        runs.push_back({std::min(bits - 12, 12), 0, std::bit_cast<U>(L::quiet_NaN())});
+        runs.push_back({std::min(bits - 12, 12), 0, std::bit_cast<U>(-L::quiet_NaN())});
+        runs.push_back({1, bits - 1, U(0)});
+    }
+    for (const run& r : runs) {
+        // The parallel path (from 2^16 keys), and 4 keys a counter for 3 threads up to 2^16
+        // counters (count_sort_keys_per_counter).
+        const std::int64_t n = r.span <= 12 ? 65539 : (std::int64_t{1} << 20) + 3;
+        const U field = U(U(U(~U(0)) >> (bits - r.span)) << r.lo);
+        std::vector<K> keys(static_cast<std::size_t>(n));
+        for (auto& k : keys) k = std::bit_cast<K>(U(U(r.base & U(~field)) | U(static_cast<U>(g()) & field)));
+        for (const bool desc : {false, true}) {
+            INFO("span " << r.span << " from bit " << r.lo << (desc ? ", descending" : ", ascending"));
+            const auto order = stable_order(keys, desc);
+            std::vector<K> want(keys.size());
+            for (std::size_t i = 0; i < keys.size(); ++i) want[i] = keys[order[i]];
+            // The span of the ordered bits the sort sees (a float's sign flips its other bits).
+            const auto cd = desc ? rx::codec_for<K, true>() : rx::codec_for<K, false>();
+            sweep::detail::ordered_bits_t<K> o = 0, a = static_cast<decltype(o)>(~decltype(o)(0));
+            for (const K k : keys) {
+                const auto u = cd.enc(std::bit_cast<S>(k));
+                o |= u;
+                a &= u;
+            }
+            const auto varying = static_cast<decltype(o)>(o ^ a);
+            const int span = varying == 0 ? 0 : std::bit_width(varying) - std::countr_zero(varying);
+            for (const int t : {2, 3}) {
+                INFO("threads " << t << ", ordered span " << span);
+                const bool counted = span >= 1 && span <= rx::count_sort_bits &&
+                                     n / rx::count_sort_keys_per_counter >= (std::int64_t{t} << span);
+                std::vector<K> k = keys;
+                const auto before = rx::count_sorts_for_tests.load();
+                sort_keys(sweep::par.threads(t), k.begin(), k.end(), desc);
+                CHECK(bit_mismatch(k, want) == "");
+                CHECK((rx::count_sorts_for_tests.load() > before) == counted);
+            }
+        }
+    }
+}
+
+TEST_CASE("par radix: counting sorts of a sub-range at every offset in a line", "[par][radix]") {
+    // The fill writes the caller's range from its first to its last element, whatever their place
+    // in a 64-byte line; the elements around the range are not written.
+    auto g = rng(7280);
+    std::vector<std::uint16_t> base(300'000);
+    for (auto& x : base) x = static_cast<std::uint16_t>(g() % 7 * 91);
+    std::vector<std::uint8_t> base8(300'000);
+    for (auto& x : base8) x = static_cast<std::uint8_t>(g());
+    for (std::size_t off = 0; off < 64; off += 3) {
+        INFO("offset " << off);
+        const std::size_t len = 200'000 + off * 5;
+        auto k = base, want = base;
+        std::stable_sort(want.begin() + off, want.begin() + off + len);
+        namespace rx = sweep::detail::tbb_backend::radix;
+        const auto before = rx::count_sorts_for_tests.load();
+        sweep::radix_sort(sweep::par.threads(3), k.begin() + off, k.begin() + off + len);
+        CHECK(mismatch(k, want) == "");
+        auto k8 = base8, want8 = base8;
+        std::stable_sort(want8.begin() + off, want8.begin() + off + len, std::greater<>());
+        sweep::radix_sort(sweep::par.threads(2), k8.begin() + off, k8.begin() + off + len,
+                          sweep::descending);
+        CHECK(mismatch(k8, want8) == "");
+        CHECK(rx::count_sorts_for_tests.load() - before == 2);
+    }
+}
+
 TEST_CASE("par radix: larger sizes, pairs and records", "[par][radix][large]") {
     auto g = rng(7300);
     // Past 32 MiB the MSD pass writes with streaming stores (keys and values).

@@ -152,6 +152,38 @@ inline void stream_copy(void* to, const void* from, std::size_t bytes) noexcept 
 #endif
 }
 
+/// p[0, n) = x. With `stream`, the whole 64-byte lines of the range take streaming stores of a
+/// 16-byte pattern of x (ordinary stores at the ends; the caller fences); else std::fill_n.
+template <class T>
+void fill_range(T* p, std::int64_t n, T x, bool stream) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    if constexpr (16 % sizeof(T) == 0) {
+        if (stream && n >= 256 && addr % sizeof(T) == 0) {
+            alignas(16) unsigned char pattern[16];
+            for (std::size_t i = 0; i < 16; i += sizeof(T)) std::memcpy(pattern + i, &x, sizeof(T));
+            const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(pattern));
+            const std::int64_t head = static_cast<std::int64_t>((64 - addr % 64) % 64 / sizeof(T));
+            std::fill_n(p, head, x);
+            auto* d = reinterpret_cast<__m128i*>(p + head);  // 64-byte aligned
+            std::int64_t lines = (n - head) * static_cast<std::int64_t>(sizeof(T)) / 64;
+            for (; lines > 0; --lines, d += 4) {
+                _mm_stream_si128(d, v);
+                _mm_stream_si128(d + 1, v);
+                _mm_stream_si128(d + 2, v);
+                _mm_stream_si128(d + 3, v);
+            }
+            T* const rest = reinterpret_cast<T*>(d);
+            std::fill(rest, p + n, x);
+            return;
+        }
+    }
+#endif
+    (void)stream;
+    std::fill_n(p, n, x);
+}
+
 /// Orders the streaming stores of this thread before its later stores (a no-op without them).
 inline void stream_fence() noexcept {
 #if defined(__x86_64__) || defined(__i386__)

@@ -64,7 +64,7 @@ namespace sweep::detail::tbb_backend::radix {
     defined(SWEEP_RADIX_LEAF_KIB) || defined(SWEEP_RADIX_SERIAL_BELOW) ||                       \
     defined(SWEEP_RADIX_LSD_SMALL_SHIFT) || defined(SWEEP_RADIX_CHUNKS_PER_WORKER) ||           \
     defined(SWEEP_RADIX_STREAM_KIB) || defined(SWEEP_RADIX_TIMING) ||                           \
-    defined(SWEEP_RADIX_SPLIT_BITS) ||                                                            \
+    defined(SWEEP_RADIX_SPLIT_BITS) || defined(SWEEP_RADIX_COUNT_BITS) ||                        \
     (defined(SWEEP_FAULT_INJECTION) && SWEEP_FAULT_INJECTION) || defined(SWEEP_NO_PRECOMPILED_RADIX)
 #define SWEEP_RADIX_PRECOMPILED 0
 #else
@@ -125,6 +125,18 @@ inline constexpr int split_bits = SWEEP_RADIX_SPLIT_BITS;
 /// and the leaves' copy into the caller's range (a last-level cache holds less; the result is
 /// not read again by the sort).
 inline constexpr std::int64_t stream_bytes = std::int64_t{SWEEP_RADIX_STREAM_KIB} << 10;
+#ifndef SWEEP_RADIX_COUNT_BITS
+#define SWEEP_RADIX_COUNT_BITS 16
+#endif
+/// Keys alone whose bits vary over at most this many positions (u8 and u16 keys always; u32 keys
+/// & 0xFFFF) are sorted by counting: one read counts each distinct key, one write fills the range
+/// (section "Narrow keys" of docs/radix_sort.md). 0 turns it off.
+inline constexpr int count_sort_bits = SWEEP_RADIX_COUNT_BITS;
+/// ... where there are at least this many keys for each counter of every worker (the counters'
+/// clearing, summing and scanning stay small next to the keys' read and write).
+inline constexpr std::int64_t count_sort_keys_per_counter = 4;
+/// Tests: the counting sorts run so far (one relaxed increment a sort).
+inline std::atomic<std::int64_t> count_sorts_for_tests{0};
 
 // ---- phase clock (perf only) --------------------------------------------------------------------
 // Compiled in with SWEEP_RADIX_TIMING=1 (the whole program; perf/sweep_perf_cpu_radix_phases
@@ -561,6 +573,89 @@ private:
         });
     }
 
+    /// Whether n keys alone whose bits vary over `span` positions are sorted by counting.
+    bool counting_pays(std::int64_t n, int span) const noexcept {
+        return span <= count_sort_bits && n < (std::int64_t{1} << 32) &&
+               n / count_sort_keys_per_counter >= (static_cast<std::int64_t>(workers_) << span);
+    }
+
+    /// cnt[(key >> shift) & mask] += 1 for the keys of x[0, n). Narrow digits (mask < 256) count
+    /// into four interleaved tables of 256 (cnt[0, 1024)), so that runs of equal keys do not
+    /// wait on one counter's store; the caller adds them up.
+    template <class X>
+    static void count_keys(const X& x, std::int64_t n, int shift, std::uint32_t mask,
+                           std::uint32_t* cnt) noexcept {
+        auto dig = [&](std::int64_t i) { return static_cast<std::uint32_t>(x.key(i) >> shift) & mask; };
+        if (mask < 256) {
+            std::int64_t i = 0;
+            for (; i + 4 <= n; i += 4) {
+                ++cnt[dig(i)];
+                ++cnt[256 + dig(i + 1)];
+                ++cnt[512 + dig(i + 2)];
+                ++cnt[768 + dig(i + 3)];
+            }
+            for (; i < n; ++i) ++cnt[dig(i)];
+        } else {
+            for (std::int64_t i = 0; i < n; ++i) ++cnt[dig(i)];
+        }
+    }
+
+    /// Keys alone whose bits outside [vary_lo, vary_lo + span) are those of `base`: ys[0, n) =
+    /// xs[0, n) sorted. Each worker counts the 2^span possible keys over the chunks of grid it
+    /// takes; the totals' prefix sums give each key's first position, and the range is filled
+    /// key by key in parallel. Equal ordered bits are equal keys (the codecs are one-to-one on
+    /// the stored bits: -0.0 and +0.0, NaN payloads stay apart), so this is the stable sort's
+    /// result exactly. xs may be ys: every key is counted before the first write.
+    template <class X>
+    void count_sort(const X& xs, const C& ys, std::int64_t n, const block_grid& grid, int vary_lo,
+                    int span, U base) const {
+        count_sorts_for_tests.fetch_add(1, std::memory_order_relaxed);
+        const std::int64_t radix = std::int64_t{1} << span;
+        const std::int64_t table = std::max<std::int64_t>(radix, 1024);
+        const auto mask = static_cast<std::uint32_t>(radix - 1);
+        buffer<std::uint32_t> counters(table * workers_);
+        buffer<std::int64_t> first(radix + 1);
+        std::atomic<std::int64_t> ticket{0};
+        run_workers(workers_, [&](int w) {
+            std::uint32_t* t = counters.get() + static_cast<std::int64_t>(w) * table;
+            std::fill(t, t + table, 0u);
+            for (;;) {
+                const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
+                if (b >= grid.count()) break;
+                count_keys(xs.at(grid.begin(b)), grid.end(b) - grid.begin(b), vary_lo, mask, t);
+            }
+            if (mask < 256)
+                for (std::int64_t v = 0; v < radix; ++v) t[v] += t[256 + v] + t[512 + v] + t[768 + v];
+        });
+        // first[v + 1] = how many keys are v (summed over the workers' tables), then the prefix.
+        std::int64_t* const f = first.get();
+        f[0] = 0;
+        tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, radix, 4096), [&](const auto& r) {
+            for (std::int64_t v = r.begin(); v != r.end(); ++v) {
+                std::int64_t k = 0;
+                for (int w = 0; w < workers_; ++w) k += counters.get()[w * table + v];
+                f[v + 1] = k;
+            }
+        });
+        for (std::int64_t v = 0; v < radix; ++v) f[v + 1] += f[v];
+        // The fill: pieces of the range, each from the key whose run holds its first position.
+        const block_grid out{n, std::max<std::int64_t>(std::int64_t{1} << 16,
+                                                       (n + 8 * workers_ - 1) / (8 * workers_))};
+        tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, out.count(), 1), [&](const auto& r) {
+            for (std::int64_t b = r.begin(); b != r.end(); ++b) {
+                std::int64_t p = out.begin(b);
+                const std::int64_t e = out.end(b);
+                std::int64_t v = std::upper_bound(f, f + radix + 1, p) - f - 1;
+                for (; p < e; ++v) {
+                    const std::int64_t q = std::min(f[v + 1], e);
+                    if (q > p) fill_range(ys.k + p, q - p, ys.out(U(base | U(U(v) << vary_lo))), stream_);
+                    p = q;
+                }
+            }
+            stream_fence();
+        });
+    }
+
     template <class X>
     void par_copy(const X& xs, const C& cs, std::int64_t n) const {
         const block_grid grid{n, std::int64_t{1} << 16};
@@ -587,6 +682,17 @@ private:
             return;
         }
         const int vary_hi = std::bit_width(varying), vary_lo = std::countr_zero(varying);
+        if constexpr (!has_values_v<V>) {
+            if (counting_pays(n, vary_hi - vary_lo)) {
+                clock.lap(phase::survey);
+                // Every bit outside [vary_lo, vary_hi) is the same in all these keys: below
+                // bit_lo over the whole sort, at and above bit_hi within this bucket.
+                count_sort(xs, c_.at(lo), n, grid, vary_lo, vary_hi - vary_lo,
+                           U(s.and_all & U(~bit_range(vary_lo, vary_hi))));
+                clock.lap(phase::buckets);
+                return;
+            }
+        }
         if (bit_hi - vary_hi > 1) {
             // The top bits are constant: count again on the digit where the keys differ.
             bit_hi = vary_hi;
