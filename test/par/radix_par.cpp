@@ -441,7 +441,7 @@ TEST_CASE("par radix: counting sorts of a sub-range at every offset in a line", 
 
 TEST_CASE("par radix: larger sizes, pairs and records", "[par][radix][large]") {
     auto g = rng(7300);
-    // Past 32 MiB the MSD pass writes with streaming stores (keys and values).
+    // Past stream_bytes (4 MiB) the MSD pass writes with streaming stores (keys and values).
     check_all(make_keys<std::uint32_t>(4'200'001, shape::uniform, g), values::index, false);
     check_all(make_keys<std::int16_t>(1'000'003, shape::edges, g), values::index, false);
     check_all(make_keys<float>(600'001, shape::edges, g), values::index_and_records, false);

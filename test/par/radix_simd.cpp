@@ -316,7 +316,7 @@ void sort_both_ways(std::int64_t n, int shape, std::mt19937_64& g) {
 TEMPLATE_TEST_CASE("par radix with and without the AVX-512 bricks: same bits as seq", "[par][radix][simd]",
                    std::uint32_t, std::int32_t, float) {
     auto g = sweep_test::rng(43);
-    // 2^23 + 3 keys: past stream_bytes (32 MiB), so the MSD pass writes with streaming stores.
+    // 2^23 + 3 keys: past stream_bytes (4 MiB), so the MSD pass writes with streaming stores.
     for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{65536 + 5}, std::int64_t{1} << 20,
                                  std::int64_t{3000017}, (std::int64_t{1} << 23) + 3}) {
         for (int shape = 0; shape < 4; ++shape) {
