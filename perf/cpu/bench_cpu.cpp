@@ -32,6 +32,8 @@
 
 #include <sweep/sweep.hpp>
 
+#include "parallel_memcpy.hpp"
+
 namespace {
 
 std::int64_t g_n = std::int64_t{1} << 27;
@@ -54,17 +56,7 @@ buffer<T> make_buffer(std::int64_t n, Gen gen) {
     return b;
 }
 
-void parallel_memcpy(void* dst, const void* src, std::size_t bytes) {
-    // 1 MiB pieces: large enough for full-speed streaming, small enough to balance 2^27 int32
-    // (512 MiB) over any core count.
-    constexpr std::size_t piece = std::size_t{1} << 20;
-    const std::size_t pieces = (bytes + piece - 1) / piece;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces), [&](const auto& r) {
-        const std::size_t lo = r.begin() * piece;
-        const std::size_t hi = std::min(bytes, r.end() * piece);
-        std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, hi - lo);
-    });
-}
+using sweep_perf::parallel_memcpy;
 
 // Nonzero int32 in [-1000, 1000]: prefix sums stay far from overflow (a random walk).
 std::int32_t draw_i32(std::mt19937_64& g) {

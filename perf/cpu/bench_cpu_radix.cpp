@@ -38,6 +38,8 @@
 
 #include <sweep/radix_sort.hpp>
 
+#include "parallel_memcpy.hpp"
+
 namespace {
 
 std::int64_t g_n = std::int64_t{1} << 27;
@@ -63,15 +65,7 @@ buffer<T> make_buffer(std::int64_t n, Gen gen) {
     return b;
 }
 
-void parallel_memcpy(void* dst, const void* src, std::size_t bytes) {
-    constexpr std::size_t piece = std::size_t{1} << 20;
-    const std::size_t pieces = (bytes + piece - 1) / piece;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces), [&](const auto& r) {
-        const std::size_t lo = r.begin() * piece;
-        const std::size_t hi = std::min(bytes, r.end() * piece);
-        std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, hi - lo);
-    });
-}
+using sweep_perf::parallel_memcpy;
 
 struct kv {
     std::uint32_t key;

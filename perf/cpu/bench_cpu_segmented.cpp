@@ -37,6 +37,8 @@
 
 #include <sweep/segmented_scan.hpp>
 
+#include "parallel_memcpy.hpp"
+
 namespace {
 
 std::int64_t g_n = std::int64_t{1} << 27;
@@ -46,15 +48,7 @@ std::unique_ptr<T[]> alloc(std::int64_t n) {
     return std::unique_ptr<T[]>(new T[static_cast<std::size_t>(n)]);
 }
 
-void parallel_memcpy(void* dst, const void* src, std::size_t bytes) {
-    constexpr std::size_t piece = std::size_t{1} << 20;  // as in bench_cpu.cpp
-    const std::size_t pieces = (bytes + piece - 1) / piece;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces), [&](const auto& r) {
-        const std::size_t lo = r.begin() * piece;
-        const std::size_t hi = std::min(bytes, r.end() * piece);
-        std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, hi - lo);
-    });
-}
+using sweep_perf::parallel_memcpy;
 
 struct distribution {
     const char* name;

@@ -23,6 +23,8 @@
 
 #include <sweep/radix_sort.hpp>
 
+#include "parallel_memcpy.hpp"
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -47,15 +49,6 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-void parallel_copy(void* dst, const void* src, std::size_t bytes) {
-    constexpr std::size_t piece = std::size_t{1} << 20;
-    const std::size_t pieces = (bytes + piece - 1) / piece;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces), [&](const auto& r) {
-        const std::size_t lo = r.begin() * piece;
-        const std::size_t hi = std::min(bytes, r.end() * piece);
-        std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, hi - lo);
-    });
-}
 
 enum class dist { uniform, and2, mask16 };
 const char* dist_name(dist d) {
@@ -65,12 +58,16 @@ const char* dist_name(dist d) {
 template <class U>
 parlay::sequence<U> draw(std::size_t n, dist d) {
     parlay::sequence<U> v(n);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 16), [&](const auto& r) {
+    // Blocks of 2^16 keys, each with its own seed: the same input in every process.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, (n + 0xFFFF) >> 16), [&](const auto& br) {
+      for (std::size_t blk = br.begin(); blk != br.end(); ++blk) {
+        const tbb::blocked_range<std::size_t> r(blk << 16, std::min(n, (blk + 1) << 16));
         std::mt19937_64 g(0x5eed + r.begin());
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
             const std::uint64_t x = g();
             v[i] = static_cast<U>(d == dist::uniform ? x : d == dist::and2 ? (x & g()) : (x & 0xFFFF));
         }
+      }
     });
     return v;
 }
@@ -90,7 +87,7 @@ bool run(std::size_t n, int rounds, dist d, const char* type) {
     const std::size_t bytes = n * sizeof(U);
 
     std::vector<contender> cs;
-    cs.push_back({"memcpy", [&] { parallel_copy(work.data(), pristine.data(), bytes); }, {}});
+    cs.push_back({"memcpy", [&] { sweep_perf::parallel_memcpy(work.data(), pristine.data(), bytes); }, {}});
     cs.push_back({"sweep_par", [&] { sweep::radix_sort(sweep::par, work.begin(), work.end()); }, {}});
     cs.push_back({"parlay_inplace", [&] { parlay::integer_sort_inplace(work); }, {}});
     cs.push_back({"parlay_copy", [&] { copied = parlay::integer_sort(work); }, {}});
@@ -100,7 +97,7 @@ bool run(std::size_t n, int rounds, dist d, const char* type) {
     for (int r = -1; r < rounds; ++r) {  // round -1: untimed, checks
         for (int j = 0; j < k; ++j) {
             contender& c = cs[static_cast<std::size_t>((j + std::max(r, 0)) % k)];
-            parallel_copy(work.data(), pristine.data(), bytes);
+            sweep_perf::parallel_memcpy(work.data(), pristine.data(), bytes);
             copied = parlay::sequence<U>();
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             const auto t0 = std::chrono::steady_clock::now();

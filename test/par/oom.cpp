@@ -40,6 +40,7 @@ struct bufs {
     std::vector<std::int32_t> keys;
     std::vector<std::uint8_t> flags;
     std::vector<std::int64_t> offs;
+    std::vector<std::uint64_t> narrow;  // two values of bit 40, each over 8 random low bits
     friend bool operator==(const bufs&, const bufs&) = default;
 };
 
@@ -62,6 +63,10 @@ std::vector<std::pair<const char*, call_t>> all_calls() {
         {"partition", [=](bufs& x) { sweep::partition(sweep::par, x.a.begin(), x.a.end(), odd); }},
         {"stable_partition", [=](bufs& x) { sweep::stable_partition(sweep::par, x.a.begin(), x.a.end(), odd); }},
         {"radix_sort", [](bufs& x) { sweep::radix_sort(sweep::par, x.a.begin(), x.a.end()); }},
+        // Two buckets past a worker's share, each sorted by counting in the parallel recursion,
+        // after the first has been written to the range: no temporary may be taken there.
+        {"radix_sort, narrow buckets", [](bufs& x) {
+             sweep::radix_sort(sweep::par, x.narrow.begin(), x.narrow.end()); }},
         {"radix_sort_by_key descending", [](bufs& x) {
              sweep::radix_sort_by_key(sweep::par, x.a.begin(), x.a.end(), x.b.begin(), sweep::descending); }},
         {"inclusive_scan_by_key", [](bufs& x) {
@@ -89,7 +94,9 @@ bufs make_bufs(std::int64_t n, std::uint64_t seed) {
     x.keys.resize(N);
     x.flags.resize(N);
     x.offs.push_back(0);
+    x.narrow.resize(N);
     for (std::size_t i = 0; i < N; ++i) {
+        x.narrow[i] = (i % 2 == 1 ? std::uint64_t{1} << 40 : 0) + g() % 256;
         x.a[i] = static_cast<std::int64_t>(g() % 100001) - 50000;
         const bool head = i == 0 || g() % 500 == 0;
         x.keys[i] = i == 0 ? 0 : x.keys[i - 1] + (head ? 1 : 0);

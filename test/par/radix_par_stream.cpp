@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -156,4 +157,39 @@ TEST_CASE("par radix, streaming paths: a sub-range at every offset in a line", "
         sweep::radix_sort(sweep::par.threads(2), k.begin() + off, k.begin() + off + len);
         CHECK(mismatch(k, want) == "");
     }
+}
+
+TEST_CASE("par radix, streaming paths: counting sorts of a sub-range at every offset in a line",
+          "[par][radix]") {
+    // Keys alone over a narrow span take the counting sort (radix_sort.hpp count_sort), whose
+    // fill writes runs of one key with streaming stores from stream_bytes (here 1 KiB) between
+    // ordinary stores at the line-broken ends. The caller's range starts anywhere in a 64-byte
+    // line; the elements around it are not written. Runs of about 1500-3000 keys.
+    namespace rx = sweep::detail::tbb_backend::radix;
+    auto g = rng(9250);
+    auto one = [&](auto zero, auto make) {
+        using K = decltype(zero);
+        std::vector<K> base(24'000);
+        for (auto& x : base) x = make();
+        for (std::size_t off = 0; off < 64; off += 3) {
+            INFO("key bytes " << sizeof(K) << ", offset " << off);
+            const std::size_t len = 20'000 + off * 5;
+            for (const bool desc : {false, true}) {
+                auto k = base, want = base;
+                if (desc) std::stable_sort(want.begin() + off, want.begin() + off + len, std::greater<>());
+                else std::stable_sort(want.begin() + off, want.begin() + off + len);
+                const auto before = rx::count_sorts_for_tests.load();
+                if (desc)
+                    sweep::radix_sort(sweep::par.threads(3), k.begin() + off, k.begin() + off + len,
+                                      sweep::descending);
+                else sweep::radix_sort(sweep::par.threads(3), k.begin() + off, k.begin() + off + len);
+                CHECK(mismatch(k, want) == "");
+                CHECK(rx::count_sorts_for_tests.load() - before == 1);
+            }
+        }
+    };
+    one(std::uint8_t{}, [&] { return static_cast<std::uint8_t>(g() % 13); });
+    one(std::uint16_t{}, [&] { return static_cast<std::uint16_t>(g() % 7 * 91); });
+    one(std::int32_t{}, [&] { return -4096 - static_cast<std::int32_t>(g() % 9) * 16; });  // a 9-bit span
+    one(std::uint64_t{}, [&] { return std::uint64_t{0x123456789A000000} + g() % 8 * 100; });
 }

@@ -18,6 +18,8 @@
 //      one more serial MSD split; a bucket too large for one worker (skewed keys) is sorted by
 //      steps 1-3 again, in parallel.
 // DRAM sees 5 transfers of the keys (read; read + write; read + write), whatever the key width.
+// Keys alone whose bits vary over at most count_sort_bits positions skip steps 2-3: a counting
+// sort (count_sort) reads them once more and fills the range (3 transfers).
 // Ranges below serial_below, and .threads(1), run steps 2-3 on the calling thread.
 #pragma once
 
@@ -129,14 +131,15 @@ inline constexpr std::int64_t stream_bytes = std::int64_t{SWEEP_RADIX_STREAM_KIB
 #ifndef SWEEP_RADIX_COUNT_BITS
 #define SWEEP_RADIX_COUNT_BITS 16
 #endif
-/// Keys alone whose bits vary over at most this many positions (u8 and u16 keys always; u32 keys
-/// & 0xFFFF) are sorted by counting: one read counts each distinct key, one write fills the range
-/// (section "Narrow keys" of docs/radix_sort.md). 0 turns it off.
+/// Keys alone whose bits vary over at most this many positions (u8 keys, u16 keys when there are
+/// enough of them, u32 keys & 0xFFFF) are sorted by counting: one read counts each distinct key,
+/// one write fills the range (docs/radix_sort.md, Algorithm). 0 turns it off.
 inline constexpr int count_sort_bits = SWEEP_RADIX_COUNT_BITS;
+static_assert(count_sort_bits >= 0 && count_sort_bits <= 24, "SWEEP_RADIX_COUNT_BITS: 0 to 24");
 /// ... where there are at least this many keys for each counter of every worker (the counters'
 /// clearing, summing and scanning stay small next to the keys' read and write).
 inline constexpr std::int64_t count_sort_keys_per_counter = 4;
-/// Tests: the counting sorts run so far (one relaxed increment a sort).
+/// Tests: the counting sorts run so far (one relaxed increment a counting sort).
 inline std::atomic<std::int64_t> count_sorts_for_tests{0};
 
 // ---- phase clock (perf only) --------------------------------------------------------------------
@@ -305,13 +308,16 @@ public:
         /// LSD (or an insertion sort), with no split: the counters of its digits only, no
         /// offsets. Parallel: temp is the range; the chunk histograms are those of its top MSD
         /// pass (a recursion into a bucket has no more chunks).
-        memory(std::int64_t temp, std::int64_t scratch, int workers, bool parallel)
+        /// `keys`: how many the parallel survey reads (its chunk histograms); temp is 0 when
+        /// the parallel sort is sure to count (counting_only).
+        memory(std::int64_t temp, std::int64_t scratch, int workers, bool parallel,
+               std::int64_t keys)
             : tk(temp, true), tv(has_values_v<V> ? temp : 0, true), sk(scratch * workers),
               sv(has_values_v<V> ? scratch * workers : 0),
               counts(parallel || temp > 0 ? count_stride * workers
                                           : lsd_counters(lsd_width(scratch))),
               offs(parallel || temp > 0 ? offs_stride * workers : 0),
-              hist(parallel ? radix_max * chunk_count(temp, workers) : 0),
+              hist(parallel ? radix_max * chunk_count(keys, workers) : 0),
               acc(testing::temporary_size(parallel ? static_cast<std::size_t>(workers) : 0)),
               order(testing::temporary_size(parallel ? static_cast<std::size_t>(radix_max) : 0)),
               wc(temp > 0 ? wc_bytes * workers : 0) {}
@@ -574,71 +580,89 @@ private:
         });
     }
 
-    /// Whether n keys alone whose bits vary over `span` positions are sorted by counting.
-    bool counting_pays(std::int64_t n, int span) const noexcept {
-        return span <= count_sort_bits && n < (std::int64_t{1} << 32) &&
-               n / count_sort_keys_per_counter >= (static_cast<std::int64_t>(workers_) << span);
+    /// Counters a worker's table holds for a counting sort over `span` bits (at least four
+    /// interleaved tables of 256: count_keys).
+    static std::int64_t count_table(int span) noexcept {
+        return std::max<std::int64_t>(std::int64_t{1} << span, 1024);
     }
 
+public:
+    /// Whether a parallel sort on `workers` workers with `scratch` keys of scratch each sorts n
+    /// keys alone whose bits vary over `span` positions by counting: at most count_sort_bits
+    /// bits, fewer than 2^32 keys (32-bit counters and positions), at least
+    /// count_sort_keys_per_counter keys for each counter of each worker, and the workers'
+    /// counters fit in their scratch (count_sort takes no memory of its own).
+    static bool counting_pays(std::int64_t n, int span, int workers, std::int64_t scratch) noexcept {
+        return !has_values_v<V> && span <= count_sort_bits && n < (std::int64_t{1} << 32) &&
+               n / count_sort_keys_per_counter >= (static_cast<std::int64_t>(workers) << span) &&
+               count_table(span) * 4 <= scratch * static_cast<std::int64_t>(sizeof(U));
+    }
+    /// Whether the parallel sort of n keys is sure to count whatever they are: keys alone no wider
+    /// than count_sort_bits, with enough of them. It then needs no temporary.
+    static bool counting_only(std::int64_t n, int workers, std::int64_t scratch) noexcept {
+        return key_bits <= count_sort_bits && counting_pays(n, key_bits, workers, scratch);
+    }
+
+private:
     /// cnt[(key >> shift) & mask] += 1 for the keys of x[0, n). Narrow digits (mask < 256) count
     /// into four interleaved tables of 256 (cnt[0, 1024)), so that runs of equal keys do not
     /// wait on one counter's store; the caller adds them up.
     template <class X>
-    static void count_keys(const X& x, std::int64_t n, int shift, std::uint32_t mask,
-                           std::uint32_t* cnt) noexcept {
-        auto dig = [&](std::int64_t i) { return static_cast<std::uint32_t>(x.key(i) >> shift) & mask; };
-        if (mask < 256) {
-            std::int64_t i = 0;
-            for (; i + 4 <= n; i += 4) {
-                ++cnt[dig(i)];
-                ++cnt[256 + dig(i + 1)];
-                ++cnt[512 + dig(i + 2)];
-                ++cnt[768 + dig(i + 3)];
-            }
-            for (; i < n; ++i) ++cnt[dig(i)];
-        } else {
-            for (std::int64_t i = 0; i < n; ++i) ++cnt[dig(i)];
+    static void count_keys(const X& x, std::int64_t n, digit d, std::uint32_t* cnt) noexcept {
+        if (d.bits > 8) {
+            count_digit(x, n, d, cnt);
+            return;
         }
+        std::int64_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            ++cnt[d.of(x.key(i))];
+            ++cnt[256 + d.of(x.key(i + 1))];
+            ++cnt[512 + d.of(x.key(i + 2))];
+            ++cnt[768 + d.of(x.key(i + 3))];
+        }
+        for (; i < n; ++i) ++cnt[d.of(x.key(i))];
     }
 
-    /// Keys alone whose bits outside [vary_lo, vary_lo + span) are those of `base`: ys[0, n) =
-    /// xs[0, n) sorted. Each worker counts the 2^span possible keys over the chunks of grid it
-    /// takes; the totals' prefix sums give each key's first position, and the range is filled
-    /// key by key in parallel. Equal ordered bits are equal keys (the codecs are one-to-one on
-    /// the stored bits: -0.0 and +0.0, NaN payloads stay apart), so this is the stable sort's
-    /// result exactly. xs may be ys: every key is counted before the first write.
+    /// Keys alone whose bits outside digit d (the window where they vary) are those of `base`:
+    /// ys[0, n) = xs[0, n) sorted. Each worker counts the 2^d.bits possible keys over the chunks
+    /// of grid it takes, in its own table in the workers' scratch; worker 0's table becomes the
+    /// totals, then each key's first position; the range is filled key by key in parallel. Equal
+    /// ordered bits are equal keys (the codecs are one-to-one on the stored bits: NaN payloads
+    /// stay apart), so this is the stable sort's result exactly. xs may be ys: every key is
+    /// counted before the first write. Takes no memory (counting_pays checked the scratch).
     template <class X>
-    void count_sort(const X& xs, const C& ys, std::int64_t n, const block_grid& grid, int vary_lo,
-                    int span, U base) const {
+    void count_sort(const X& xs, const C& ys, std::int64_t n, const block_grid& grid, digit d,
+                    U base) const {
         count_sorts_for_tests.fetch_add(1, std::memory_order_relaxed);
-        const std::int64_t radix = std::int64_t{1} << span;
-        const std::int64_t table = std::max<std::int64_t>(radix, 1024);
-        const auto mask = static_cast<std::uint32_t>(radix - 1);
-        buffer<std::uint32_t> counters(table * workers_);
-        buffer<std::int64_t> first(radix + 1);
+        const std::int64_t radix = d.radix();
+        const std::int64_t table = count_table(d.bits);
+        auto* const tables = reinterpret_cast<std::uint32_t*>(m_.sk.get());  // 64-byte aligned
         std::atomic<std::int64_t> ticket{0};
         run_workers(workers_, [&](int w) {
-            std::uint32_t* t = counters.get() + static_cast<std::int64_t>(w) * table;
+            std::uint32_t* t = tables + static_cast<std::int64_t>(w) * table;
             std::fill(t, t + table, 0u);
             for (;;) {
                 const std::int64_t b = ticket.fetch_add(1, std::memory_order_relaxed);
                 if (b >= grid.count()) break;
-                count_keys(xs.at(grid.begin(b)), grid.end(b) - grid.begin(b), vary_lo, mask, t);
+                count_keys(xs.at(grid.begin(b)), grid.end(b) - grid.begin(b), d, t);
             }
-            if (mask < 256)
+            if (d.bits <= 8)
                 for (std::int64_t v = 0; v < radix; ++v) t[v] += t[256 + v] + t[512 + v] + t[768 + v];
         });
-        // first[v + 1] = how many keys are v (summed over the workers' tables), then the prefix.
-        std::int64_t* const f = first.get();
-        f[0] = 0;
+        // Worker 0's table: how many keys are v (all workers), then where v's run starts (n <
+        // 2^32: the positions fit); v's run ends where v + 1's starts, the last at n.
+        std::uint32_t* const first = tables;
         tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, radix, 4096), [&](const auto& r) {
-            for (std::int64_t v = r.begin(); v != r.end(); ++v) {
-                std::int64_t k = 0;
-                for (int w = 0; w < workers_; ++w) k += counters.get()[w * table + v];
-                f[v + 1] = k;
-            }
+            for (std::int64_t v = r.begin(); v != r.end(); ++v)
+                for (int w = 1; w < workers_; ++w) first[v] += tables[w * table + v];
         });
-        for (std::int64_t v = 0; v < radix; ++v) f[v + 1] += f[v];
+        std::uint32_t at = 0;
+        for (std::int64_t v = 0; v < radix; ++v) {
+            const std::uint32_t k = first[v];
+            first[v] = at;
+            at += k;
+        }
+        auto end_of = [&](std::int64_t v) { return v + 1 < radix ? std::int64_t{first[v + 1]} : n; };
         // The fill: pieces of the range, each from the key whose run holds its first position.
         const block_grid out{n, std::max<std::int64_t>(std::int64_t{1} << 16,
                                                        (n + 8 * workers_ - 1) / (8 * workers_))};
@@ -646,10 +670,11 @@ private:
             for (std::int64_t b = r.begin(); b != r.end(); ++b) {
                 std::int64_t p = out.begin(b);
                 const std::int64_t e = out.end(b);
-                std::int64_t v = std::upper_bound(f, f + radix + 1, p) - f - 1;
+                std::int64_t v = std::upper_bound(first, first + radix, static_cast<std::uint32_t>(p)) - first - 1;
                 for (; p < e; ++v) {
-                    const std::int64_t q = std::min(f[v + 1], e);
-                    if (q > p) fill_range(ys.k + p, q - p, ys.out(U(base | U(U(v) << vary_lo))), stream_);
+                    const std::int64_t q = std::min(end_of(v), e);
+                    if (q > p)
+                        fill_range(ys.k + p, q - p, ys.out(U(base | U(U(v) << d.shift))), stream_);
                     p = q;
                 }
             }
@@ -684,11 +709,11 @@ private:
         }
         const int vary_hi = std::bit_width(varying), vary_lo = std::countr_zero(varying);
         if constexpr (!has_values_v<V>) {
-            if (counting_pays(n, vary_hi - vary_lo)) {
+            if (counting_pays(n, vary_hi - vary_lo, workers_, scratch_)) {
                 clock.lap(phase::survey);
                 // Every bit outside [vary_lo, vary_hi) is the same in all these keys: below
                 // bit_lo over the whole sort, at and above bit_hi within this bucket.
-                count_sort(xs, c_.at(lo), n, grid, vary_lo, vary_hi - vary_lo,
+                count_sort(xs, c_.at(lo), n, grid, digit{vary_lo, vary_hi - vary_lo},
                            U(s.and_all & U(~bit_range(vary_lo, vary_hi))));
                 clock.lap(phase::buckets);
                 return;
@@ -756,12 +781,13 @@ void sort_stored(int max_threads, S* keys, V* vals, codec<S> cd, std::int64_t n)
     const int workers = max_threads > 0 ? max_threads : tbb::this_task_arena::max_concurrency();
     const std::int64_t scratch = std::min(n, T::lsd_max);  // per worker
     if (workers <= 1 || n < serial_below) {
-        typename T::memory m(n > scratch ? n : 0, scratch, 1, false);
+        typename T::memory m(n > scratch ? n : 0, scratch, 1, false, 0);
         T(keys, vals, cd, m, scratch, 1, n * T::elem_bytes >= stream_bytes).serial(n);
         return;
     }
     phase_clock clock(true);
-    typename T::memory m(n, scratch, workers, true);
+    // Keys alone too narrow to need more than a counting sort never touch the temporary.
+    typename T::memory m(T::counting_only(n, workers, scratch) ? 0 : n, scratch, workers, true, n);
     clock.lap(phase::memory);
 #if SWEEP_RADIX_TIMING
     ++phase_calls;
