@@ -193,3 +193,20 @@ TEST_CASE("par radix, streaming paths: counting sorts of a sub-range at every of
     one(std::int32_t{}, [&] { return -4096 - static_cast<std::int32_t>(g() % 9) * 16; });  // a 9-bit span
     one(std::uint64_t{}, [&] { return std::uint64_t{0x123456789A000000} + g() % 8 * 100; });
 }
+
+TEST_CASE("par radix, streaming paths: no counting sort where its counters outgrow the scratch",
+          "[par][radix]") {
+    // 13 varying bits and enough keys for each counter of 3 workers, but 2^13 counters (32 KiB) a
+    // worker do not fit the 16 KiB of scratch a worker has with 4 KiB leaves: the radix path
+    // sorts them (count_sort takes no memory of its own, so it must not run).
+    namespace rx = sweep::detail::tbb_backend::radix;
+    auto g = rng(9300);
+    std::vector<std::uint32_t> k(100'000);
+    for (auto& x : k) x = static_cast<std::uint32_t>(g() & 0x1FFF);
+    auto want = k;
+    std::stable_sort(want.begin(), want.end());
+    const auto before = rx::count_sorts_for_tests.load();
+    sweep::radix_sort(sweep::par.threads(3), k.begin(), k.end());
+    CHECK(mismatch(k, want) == "");
+    CHECK(rx::count_sorts_for_tests.load() == before);
+}

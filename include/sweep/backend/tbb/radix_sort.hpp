@@ -133,7 +133,9 @@ inline constexpr std::int64_t stream_bytes = std::int64_t{SWEEP_RADIX_STREAM_KIB
 #endif
 /// Keys alone whose bits vary over at most this many positions (u8 keys, u16 keys when there are
 /// enough of them, u32 keys & 0xFFFF) are sorted by counting: one read counts each distinct key,
-/// one write fills the range (docs/radix_sort.md, Algorithm). 0 turns it off.
+/// one write fills the range (docs/radix_sort.md, Algorithm). 0 turns it off. The counters must
+/// also fit the workers' scratch (counting_pays): with the default leaves that holds up to 18 bits,
+/// so larger values change nothing.
 inline constexpr int count_sort_bits = SWEEP_RADIX_COUNT_BITS;
 static_assert(count_sort_bits >= 0 && count_sort_bits <= 24, "SWEEP_RADIX_COUNT_BITS: 0 to 24");
 /// ... where there are at least this many keys for each counter of every worker (the counters'
@@ -636,7 +638,10 @@ private:
         count_sorts_for_tests.fetch_add(1, std::memory_order_relaxed);
         const std::int64_t radix = d.radix();
         const std::int64_t table = count_table(d.bits);
-        auto* const tables = reinterpret_cast<std::uint32_t*>(m_.sk.get());  // 64-byte aligned
+        // The scratch is raw storage (buffer), idle while this runs (huge buckets are sorted
+        // before the others); its U objects are neither read here nor after: each use writes
+        // before it reads. 64-byte aligned.
+        auto* const tables = reinterpret_cast<std::uint32_t*>(m_.sk.get());
         std::atomic<std::int64_t> ticket{0};
         run_workers(workers_, [&](int w) {
             std::uint32_t* t = tables + static_cast<std::int64_t>(w) * table;
