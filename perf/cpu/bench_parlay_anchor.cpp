@@ -14,7 +14,8 @@
 // turns within each round, in an order that rotates from round to round, with a 100 ms pause
 // before each call so that the other library's idle workers are asleep. One untimed round first
 // (pages, pools) checks every result against std::sort. Printed: median ms, Gkeys/s, min..max,
-// sweep's speed over each ParlayLib call's (its median time / sweep's), and a oneTBB-parallel memcpy of the keys measured the same way
+// sweep's speed over each ParlayLib call's (its median time / sweep's), and a oneTBB-parallel
+// memcpy of the keys measured the same way
 // (% of copy: 100% would be a sort as fast as copying its keys once).
 //
 // Usage: sweep_perf_cpu_parlay_anchor [n = 2^27] [rounds = 7] [which = all | u32 | u64 | ...]
@@ -24,6 +25,7 @@
 #include <sweep/radix_sort.hpp>
 
 #include "parallel_memcpy.hpp"
+#include "median_ms.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -44,10 +46,7 @@
 
 namespace {
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
+using sweep_perf::median;
 
 
 enum class dist { uniform, and2, mask16 };

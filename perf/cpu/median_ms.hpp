@@ -1,12 +1,20 @@
 // perf/cpu/median_ms.hpp -- the plain (non-Google-Benchmark) CPU benches' clock: one warm-up
-// call, then the median wall time of 7 calls, in milliseconds.
+// call, then the median wall time of 7 calls, in milliseconds; and the median of timings taken
+// otherwise (rotated rounds).
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 #include <vector>
 
 namespace sweep_perf {
+
+/// The median of v (the upper one of an even count); v not empty.
+inline double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
 
 template <class F>
 double median_ms(F&& f) {
@@ -18,8 +26,7 @@ double median_ms(F&& f) {
         const auto b = std::chrono::steady_clock::now();
         t.push_back(std::chrono::duration<double, std::milli>(b - a).count());
     }
-    std::sort(t.begin(), t.end());
-    return t[3];
+    return median(std::move(t));
 }
 
 }  // namespace sweep_perf

@@ -22,6 +22,8 @@
 #include <random>
 #include <vector>
 
+#include "median_ms.hpp"
+
 namespace {
 
 constexpr int radix_bits = 8;
@@ -127,10 +129,7 @@ void sort_r(U* a, U* b, std::size_t n, int bits, bool to_a) {
     }, tbb::simple_partitioner{});
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
+using sweep_perf::median;
 
 template <class U>
 void run(std::size_t n, int rounds, const char* name) {

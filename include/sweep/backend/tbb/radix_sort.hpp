@@ -582,10 +582,11 @@ private:
         });
     }
 
-    /// Counters a worker's table holds for a counting sort over `span` bits (at least four
-    /// interleaved tables of 256: count_keys).
+    /// Digits this narrow are counted into four interleaved tables of 256 (count_keys).
+    static constexpr int interleaved_bits = 8;
+    /// Counters a worker's table holds for a counting sort over `span` bits.
     static std::int64_t count_table(int span) noexcept {
-        return std::max<std::int64_t>(std::int64_t{1} << span, 1024);
+        return std::max<std::int64_t>(std::int64_t{1} << span, 4 << interleaved_bits);
     }
 
 public:
@@ -606,23 +607,30 @@ public:
     }
 
 private:
-    /// cnt[(key >> shift) & mask] += 1 for the keys of x[0, n). Narrow digits (mask < 256) count
-    /// into four interleaved tables of 256 (cnt[0, 1024)), so that runs of equal keys do not
-    /// wait on one counter's store; the caller adds them up.
+    /// cnt[d.of(key)] += 1 for the keys of x[0, n). Digits of at most interleaved_bits count into
+    /// four interleaved tables of 256 (cnt[0, 1024)), so that runs of equal keys do not wait on
+    /// one counter's store; the caller adds them up (add_interleaved).
     template <class X>
     static void count_keys(const X& x, std::int64_t n, digit d, std::uint32_t* cnt) noexcept {
-        if (d.bits > 8) {
+        if (d.bits > interleaved_bits) {
             count_digit(x, n, d, cnt);
             return;
         }
+        constexpr std::int64_t t = std::int64_t{1} << interleaved_bits;
         std::int64_t i = 0;
         for (; i + 4 <= n; i += 4) {
             ++cnt[d.of(x.key(i))];
-            ++cnt[256 + d.of(x.key(i + 1))];
-            ++cnt[512 + d.of(x.key(i + 2))];
-            ++cnt[768 + d.of(x.key(i + 3))];
+            ++cnt[t + d.of(x.key(i + 1))];
+            ++cnt[2 * t + d.of(x.key(i + 2))];
+            ++cnt[3 * t + d.of(x.key(i + 3))];
         }
         for (; i < n; ++i) ++cnt[d.of(x.key(i))];
+    }
+    /// After count_keys of digit d into cnt: the interleaved tables summed into cnt[0, radix).
+    static void add_interleaved(digit d, std::uint32_t* cnt) noexcept {
+        if (d.bits > interleaved_bits) return;
+        constexpr std::int64_t t = std::int64_t{1} << interleaved_bits;
+        for (std::int64_t v = 0; v < d.radix(); ++v) cnt[v] += cnt[t + v] + cnt[2 * t + v] + cnt[3 * t + v];
     }
 
     /// Keys alone whose bits outside digit d (the window where they vary) are those of `base`:
@@ -651,8 +659,7 @@ private:
                 if (b >= grid.count()) break;
                 count_keys(xs.at(grid.begin(b)), grid.end(b) - grid.begin(b), d, t);
             }
-            if (d.bits <= 8)
-                for (std::int64_t v = 0; v < radix; ++v) t[v] += t[256 + v] + t[512 + v] + t[768 + v];
+            add_interleaved(d, t);
         });
         // Worker 0's table: how many keys are v (all workers), then where v's run starts (n <
         // 2^32: the positions fit); v's run ends where v + 1's starts, the last at n.
