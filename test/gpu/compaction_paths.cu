@@ -251,3 +251,111 @@ TEST_CASE("gpu compaction paths: partition_copy of 4-byte values on either side 
         }
     }
 }
+
+namespace {
+
+/// cudaMallocManaged memory for n values (the host may read it while a kernel runs where the
+/// device has concurrent managed access).
+template <class T>
+struct managed_buffer {
+    T* p = nullptr;
+    std::size_t n;
+    explicit managed_buffer(std::size_t count) : n(count) {
+        cuda_ok(cudaMallocManaged(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)),
+                "cudaMallocManaged");
+    }
+    ~managed_buffer() { cudaFree(p); }
+    managed_buffer(const managed_buffer&) = delete;
+    managed_buffer& operator=(const managed_buffer&) = delete;
+    /// 0xA5 bytes, written by the device (the pages then live there), waited for.
+    void poison() {
+        cuda_ok(cudaMemset(p, 0xA5, n * sizeof(T)), "cudaMemset");
+        cuda_ok(cudaDeviceSynchronize(), "sync");
+    }
+    std::vector<T> read_now() const { return std::vector<T>(p, p + n); }
+};
+
+}  // namespace
+
+TEST_CASE("gpu compaction paths: every output is in place when the call returns, before the "
+          "grid has retired",
+          "[gpu][compaction][paths][publish]") {
+    // copy_if and partition_copy return once the block that finishes last has published the
+    // count to the mapped slot (compaction_wait::count, dispatch/compaction.cuh), when the grid
+    // may still be retiring. Their outputs are read at once, with nothing that waits for the
+    // kernel: by the host through managed memory, and by a copy on another non-blocking stream.
+    // Every element must be there. A count published before another block's stores were visible
+    // fails here (the poison shows through). The calls waiting for the stream
+    // (compaction_wait::stream, the A/B of perf/notes-gpu.md C6) give the same results.
+    using T = std::int32_t;
+    using tuning = cu::default_compaction_tuning<T>;
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    int dev = 0, concurrent = 0;
+    cuda_ok(cudaGetDevice(&dev), "cudaGetDevice");
+    cuda_ok(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, dev),
+            "cudaDeviceGetAttribute");
+    if (concurrent == 0)
+        WARN("the device has no concurrent managed access: the host reads managed outputs only "
+             "after a device synchronize (the copy on another stream is still checked)");
+    cudaStream_t s = nullptr, other = nullptr;
+    cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    cuda_ok(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), "stream");
+    T* pinned = nullptr;
+    const std::int64_t bt = compaction_bulk_tile_of<T>();
+    std::vector<std::int64_t> sizes;
+    for (const std::int64_t n : {std::int64_t{1000}, 3 * bt + 5, 37 * bt + 11,
+                                 std::int64_t{1} << 22})
+        if (n <= max_test_size()) sizes.push_back(n);
+    auto g = sweep_test::rng(111);
+    for (const std::int64_t n : sizes) {
+        const auto h = random_inputs<T>(n, g);
+        cuda_ok(cudaMallocHost(reinterpret_cast<void**>(&pinned), n * sizeof(T)), "cudaMallocHost");
+        device_vector<T> in(h), out_d(h.size());
+        managed_buffer<T> out_t(h.size()), out_f(h.size());
+        for (const unsigned pct : {50u, 90u}) {
+            const keep_percent pred{pct};
+            std::vector<T> want_t(h.size()), want_f(h.size());
+            const auto k = sweep::partition_copy(sweep::seq, h.begin(), h.end(), want_t.begin(),
+                                                 want_f.begin(), pred)
+                               .first -
+                           want_t.begin();
+            for (const auto path : {cu::compaction_path::registers, cu::compaction_path::bulk}) {
+                for (const auto wait : {cu::compaction_wait::count, cu::compaction_wait::stream}) {
+                    INFO(path_name(path) << ", n = " << n << ", keep " << pct << " %, waiting for "
+                                         << (wait == cu::compaction_wait::count ? "the count"
+                                                                                : "the stream"));
+                    for (int rep = 0; rep < 3; ++rep) {
+                        // partition_copy into managed memory, read by the host at once.
+                        out_t.poison();
+                        out_f.poison();
+                        const T* src = in.data();
+                        const std::int64_t got_k = cu::run_compaction<tuning>(
+                            "partition_copy", src, src, true, out_t.p, out_f.p, true, false, n,
+                            pred, s, alloc, path, nullptr, wait);
+                        if (concurrent == 0) cuda_ok(cudaDeviceSynchronize(), "sync");
+                        const auto got_t = out_t.read_now();
+                        const auto got_f = out_f.read_now();
+                        REQUIRE(got_k == k);
+                        check_split(got_t, got_f, want_t, want_f, n, k);
+                        // copy_if into device memory, copied out on another stream at once.
+                        out_d.poison();
+                        const std::int64_t got_c = cu::run_compaction<tuning>(
+                            "copy_if", src, src, true, out_d.data(), out_d.data(), false, false,
+                            n, pred, s, alloc, path, nullptr, wait);
+                        cuda_ok(cudaMemcpyAsync(pinned, out_d.data(), n * sizeof(T),
+                                                cudaMemcpyDeviceToHost, other),
+                                "cudaMemcpyAsync");
+                        cuda_ok(cudaStreamSynchronize(other), "sync");
+                        REQUIRE(got_c == k);
+                        check_kept(std::vector<T>(pinned, pinned + n), want_t, k);
+                    }
+                }
+            }
+        }
+        cuda_ok(cudaStreamSynchronize(s), "sync");
+        cudaFreeHost(pinned);
+        pinned = nullptr;
+    }
+    cudaStreamDestroy(other);
+    cudaStreamDestroy(s);
+}

@@ -13,7 +13,35 @@
 
 namespace sweep::detail::cuda {
 
-/// Small inputs: one block compacts every tile in order, carrying the count.
+/// The host's mapped word `mapped` := v, behind a system-scope fence (cumulative: every store
+/// the calling thread has observed is ordered before the word) and fenced again so that it
+/// leaves for the host at once.
+__device__ __forceinline__ void compaction_publish_word(std::int64_t* mapped, std::int64_t v) {
+    __threadfence_system();
+    *static_cast<volatile std::int64_t*>(mapped) = v;
+    __threadfence_system();
+}
+
+/// The end of a multi-block pass whose count the host waits for in mapped memory (p.mapped set),
+/// so that the call returns once every store of the pass is done instead of once the grid has
+/// retired (perf/notes-gpu.md C6). Every thread fences its own stores (the outputs, the arena
+/// cleanup, the last tile's count in *p.total) at device scope; the block counts itself done
+/// (p.done, in the zeroed header), and the block that finishes last copies the count into the
+/// host's word. The stores of the other blocks, observed through the counter, are ordered before
+/// the word too. All threads of the block call it, after their last store.
+template <class Params>
+__device__ __forceinline__ void compaction_publish(const Params& p, std::int64_t tiles) {
+    if (p.mapped == nullptr) return;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    if (atomicAdd(p.done, 1u) != static_cast<unsigned>(tiles - 1)) return;
+    __threadfence();  // the counter before the count (acquire)
+    compaction_publish_word(p.mapped, *static_cast<const volatile std::int64_t*>(p.total));
+}
+
+/// Small inputs: one block compacts every tile in order, carrying the count (to *p.total, or
+/// published to the host's word p.mapped).
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads)
     compaction_single_block_kernel(const typename Agent::params p) {
@@ -26,14 +54,20 @@ __global__ void __launch_bounds__(Agent::threads)
         if (t != 0) __syncthreads();  // the previous tile is done with shared memory
         total = agent.run_tile(t, prefix);
     }
-    if (threadIdx.x == 0) *p.total = total;
+    if (p.mapped == nullptr) {
+        if (threadIdx.x == 0) *p.total = total;
+        return;
+    }
+    __threadfence();  // as compaction_publish: each thread's stores, then the host's word
+    __syncthreads();
+    if (threadIdx.x == 0) compaction_publish_word(p.mapped, total);
 }
 
 /// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
 /// dispatch layer resets the ticket and the tile states with a kernel this one is launched
 /// behind as a programmatic dependent launch, or they are in the clean half of the stream's
 /// arena and the blocks zero the other: lookback::leave_clean). The last tile writes the kept
-/// count.
+/// count; the block that finishes last publishes it (compaction_publish).
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     compaction_lookback_kernel(const typename Agent::params p, const count_tile_state state,
@@ -50,6 +84,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     const std::int64_t total = agent.run_tile(tile, prefix);
     if (threadIdx.x == 0 && tile == tiles - 1) *p.total = total;
     lookback::leave_clean(cleanup);
+    compaction_publish(p, tiles);
 }
 
 /// Large inputs, the shared-memory tile path (compaction_bulk_agent): one block per tile in
@@ -89,6 +124,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     if (threadIdx.x == 0 && order == tiles - 1)
         *p.total = mirror ? (p.n - total) | compaction_mirrored_bit : total;
     lookback::leave_clean(cleanup);
+    compaction_publish(p, tiles);
 }
 
 /// The tile-state reset of an in-place pass on the shared-memory path (vectors 16-byte vectors
