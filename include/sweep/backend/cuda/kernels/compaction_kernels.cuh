@@ -13,30 +13,34 @@
 
 namespace sweep::detail::cuda {
 
-/// The host's mapped word `mapped` := v, behind a system-scope fence (cumulative: every store
-/// the calling thread has observed is ordered before the word) and fenced again so that it
-/// leaves for the host at once.
+/// The host's mapped word `mapped` := v, behind a release fence at system scope (cumulative:
+/// every store the calling thread has observed is ordered before the word).
 __device__ __forceinline__ void compaction_publish_word(std::int64_t* mapped, std::int64_t v) {
-    __threadfence_system();
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
     *static_cast<volatile std::int64_t*>(mapped) = v;
-    __threadfence_system();
 }
 
 /// The end of a multi-block pass whose count the host waits for in mapped memory (p.mapped set),
 /// so that the call returns once every store of the pass is done instead of once the grid has
-/// retired (perf/notes-gpu.md C6). Every thread fences its own stores (the outputs, the arena
-/// cleanup, the last tile's count in *p.total) at device scope; the block counts itself done
-/// (p.done, in the zeroed header), and the block that finishes last copies the count into the
-/// host's word. The stores of the other blocks, observed through the counter, are ordered before
-/// the word too. All threads of the block call it, after their last store.
+/// retired (perf/notes-gpu.md C6). After a barrier (the block's stores -- the outputs, the arena
+/// cleanup, the last tile's count in *p.total -- happen before it), one thread counts the block
+/// done (p.done, in the zeroed header) with an acquire-release atomic at device scope: its
+/// release orders the whole block's stores before the count (fences are cumulative: the
+/// pattern of a grid-wide barrier), its acquire lets the block that finishes last read the
+/// count and observe every other block's stores. That block copies the count into the host's
+/// word. No fence by every thread (session 24: __threadfence() in each thread cost 3 us at 2^24
+/// and 17 us at 2^26, each block's exit waiting on it). All threads of the block call it.
 template <class Params>
 __device__ __forceinline__ void compaction_publish(const Params& p, std::int64_t tiles) {
     if (p.mapped == nullptr) return;
-    __threadfence();
     __syncthreads();
     if (threadIdx.x != 0) return;
-    if (atomicAdd(p.done, 1u) != static_cast<unsigned>(tiles - 1)) return;
-    __threadfence();  // the counter before the count (acquire)
+    unsigned before;
+    asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], 1;"
+                 : "=r"(before)
+                 : "l"(p.done)
+                 : "memory");
+    if (before != static_cast<unsigned>(tiles - 1)) return;
     compaction_publish_word(p.mapped, *static_cast<const volatile std::int64_t*>(p.total));
 }
 
@@ -58,8 +62,7 @@ __global__ void __launch_bounds__(Agent::threads)
         if (threadIdx.x == 0) *p.total = total;
         return;
     }
-    __threadfence();  // as compaction_publish: each thread's stores, then the host's word
-    __syncthreads();
+    __syncthreads();  // every thread's stores, then the host's word (cumulative fence)
     if (threadIdx.x == 0) compaction_publish_word(p.mapped, total);
 }
 
