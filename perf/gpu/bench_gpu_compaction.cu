@@ -19,9 +19,7 @@
 // the default is faster).
 //
 // Usage: sweep_perf_gpu_compaction [max_log2 = 28] [min_log2 = 24] [what = all]
-//   what: copy_if | partition_copy | partition | stable_partition | tuning | exchange | wait | all
-//   wait: copy_if and partition_copy returning once their count is published against waiting
-//   for the stream (dispatch/compaction.cuh compaction_wait), in rotated rounds, next to CUB
+//   what: copy_if | partition_copy | partition | stable_partition | tuning | exchange | all
 //   exchange: the partition's exchange pass forced, at every size from min to max (step 1), next
 //   to the stable pass and CUB (for its knobs, SWEEP_SWAP_PARTITION_*)
 //   tuning: copy_if and partition_copy at 50 % through several tile geometries of both paths
@@ -373,85 +371,6 @@ void exchange(buffers& b, int lo, int hi, cudaStream_t s) {
     }
 }
 
-// ---- wait: what the call waits for before it returns (perf/notes-gpu.md C6) --------------------
-
-/// copy_if and partition_copy at every size from lo to hi (step 2), 10 / 50 / 90 % kept, through
-/// the dispatch layer's default path twice in rotation: waiting for the count alone (the default
-/// since session 24: the block that finishes last publishes it to the mapped slot) and waiting
-/// for the stream (before); CUB next to them, without and with its count brought back. Each
-/// column is the median of 25 timed calls; the rounds alternate the two waits so that a drift
-/// of the machine hits both alike. Both results are checked against CUB.
-void wait_ab(buffers& b, int lo, int hi, cudaStream_t s) {
-    namespace cu = sweep::detail::cuda;
-    timer t(s);
-    const int pcts[] = {10, 50, 90};
-    std::printf("\ncall waits for: the count (published by the last block) or the stream; int32, "
-                "us, median of 25 per round, 3 rounds\n\n");
-    std::printf("| algorithm      | n    | kept | memcpy us | count us (3 rounds)   | stream us (3 rounds)  | count/stream | cub us | cub+count us | vs CUB (count) | check |\n");
-    std::printf("|----------------|------|------|-----------|-----------------------|-----------------------|--------------|--------|--------------|----------------|-------|\n");
-    for (const bool split : {false, true}) {
-        const char* algo = split ? "partition_copy" : "copy_if";
-        for (int lg = lo; lg <= hi; lg += 2) {
-            const std::int64_t n = std::int64_t{1} << lg;
-            const double copy_us = t.median_us([&] {
-                ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
-            });
-            for (const int pct : pcts) {
-                const sweep::less_or_equal<std::int32_t> pred{pct};
-                const anchor_le apred{pct};
-                const std::int32_t* in = b.in;
-                std::int64_t kept[2] = {-1, -1};
-                double us[2][3];
-                bool same = true;
-                for (int round = 0; round < 3; ++round) {
-                    for (const int w : {0, 1}) {
-                        const auto wait = w == 0 ? cu::compaction_wait::count : cu::compaction_wait::stream;
-                        us[w][round] = t.median_us([&] {
-                            kept[w] = cu::run_compaction<regs_tuning>(
-                                algo, in, in, true, b.out, b.out2, split, false, n, pred, s,
-                                default_alloc(), cu::compaction_path::automatic, nullptr, wait);
-                        });
-                        if (round == 0) {
-                            if (split) cub_partition(b, n, apred, s);
-                            else cub_select(b, n, apred, s);
-                            cub_wait_count(b, s);
-                            const auto r = host(b.ref, split ? n : *b.num_host);
-                            same = same && kept[w] == *b.num_host &&
-                                   host(b.out, kept[w]) == std::vector<std::int32_t>(r.begin(), r.begin() + kept[w]);
-                            if (split) {
-                                auto f = host(b.out2, n - kept[w]);
-                                std::reverse(f.begin(), f.end());
-                                same = same && f == std::vector<std::int32_t>(r.begin() + kept[w], r.end());
-                            }
-                        }
-                    }
-                }
-                const double cub_us = t.median_us([&] {
-                    if (split) cub_partition(b, n, apred, s);
-                    else cub_select(b, n, apred, s);
-                });
-                const double cub_count_us = t.median_us([&] {
-                    if (split) cub_partition(b, n, apred, s);
-                    else cub_select(b, n, apred, s);
-                    cub_wait_count(b, s);
-                });
-                ok(cudaGetLastError(), "bench");
-                auto med3 = [](const double* v) {
-                    double a[3] = {v[0], v[1], v[2]};
-                    std::sort(a, a + 3);
-                    return a[1];
-                };
-                const double c = med3(us[0]), st = med3(us[1]);
-                std::printf("| %-14s | 2^%-2d | %3d%% | %9.1f | %6.1f %6.1f %6.1f | %6.1f %6.1f %6.1f | %11.3f | %6.1f | %12.1f | %13.3fx | %s |\n",
-                            algo, lg, pct, copy_us, us[0][0], us[0][1], us[0][2], us[1][0],
-                            us[1][1], us[1][2], c / st, cub_us, cub_count_us, cub_us / c,
-                            same ? "ok" : "MISMATCH");
-                std::fflush(stdout);
-            }
-        }
-    }
-}
-
 #if SWEEP_PERF_TUNING
 // ---- tuning: the tile geometry of tuning/compaction_tuning.cuh ----------------------------------
 
@@ -652,7 +571,6 @@ int main(int argc, char** argv) {
 #endif
     }
     else if (what == "exchange") exchange(b, lo, hi, s);
-    else if (what == "wait") wait_ab(b, lo, hi, s);
     else bench(what, b, lo, hi, s, csv);
 
     cudaFree(b.cub_temp);

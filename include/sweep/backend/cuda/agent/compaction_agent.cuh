@@ -47,13 +47,6 @@ struct compaction_params {
     // direction chosen for this call lies (non-zero: mirrored, docs/compaction.md), written by
     // the reset kernel this launch runs behind. nullptr: forward.
     const std::uint32_t* direction = nullptr;
-    // Where the count leaves for the host when the call waits for it alone, not for the stream
-    // (dispatch/compaction.cuh, kernels/compaction_kernels.cuh compaction_publish): `mapped` is
-    // the host's word; with more than one block, `done` (in the zeroed header) counts the blocks
-    // that have finished, and the one that finishes last copies *total there. nullptr: the host
-    // waits for the stream, then reads *total.
-    unsigned* done = nullptr;
-    std::int64_t* mapped = nullptr;
 };
 
 /// A thread's items in registers, item i = element i % Vec of round i / Vec. Vec > 1 (1- and

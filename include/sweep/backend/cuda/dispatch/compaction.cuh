@@ -29,25 +29,12 @@
 
 namespace sweep::detail::cuda {
 
-/// Temporary storage: [ ticket (offset 0) | blocks done (offset 32), when the count is published
-/// to the mapped slot | kept count (offset 64), unless the last tile writes it to the mapped slot
-/// itself | direction of a mirrored in-place pass (offset 96) ] in the first 128 bytes, so that
-/// the atomics share no line with the status polls; then one status word per tile.
+/// Temporary storage: [ ticket (offset 0) | kept count (offset 64), when there is no mapped slot |
+/// direction of a mirrored in-place pass (offset 96) ] in the first 128 bytes, so that the
+/// ticket's atomics share no line with the status polls; then one status word per tile.
 inline constexpr std::size_t compaction_header_bytes = 128;
-inline constexpr std::size_t compaction_done_offset = 32;
 inline constexpr std::size_t compaction_count_offset = 64;
 inline constexpr std::size_t compaction_direction_offset = 96;
-
-/// What a compaction call waits for before it reads the count. `count` (the default): with a
-/// mapped slot, for the slot alone -- the block that finishes last writes it once every store of
-/// the pass is visible (kernels/compaction_kernels.cuh compaction_publish), so the call returns
-/// while the grid is still retiring; later work on the stream follows the kernel all the same.
-/// Without a slot, as `stream`. `stream`: for the whole stream, then the count (the behaviour
-/// before session 24; the benchmark's A/B).
-enum class compaction_wait { count, stream };
-
-/// The mapped slot's value while no kernel has written it (counts are never negative).
-inline constexpr std::int64_t compaction_count_unset = -1;
 
 template <class T>
 bool compaction_aligned(T it, std::size_t alignment) {
@@ -78,7 +65,7 @@ constexpr bool compaction_bulk_eligible() {
 /// One compaction pass over n > 0 elements: the kept ones (pred true: of the stencil element,
 /// or of the input element when stencil_is_input) to out_true in order; with `split`, the others
 /// to out_false in order. `fenced`: out_true aliases the input (the in-place partitions).
-/// Enqueues on `s`, waits for the count (`wait`: compaction_wait) and returns it.
+/// Enqueues on `s`, waits for the count and returns it.
 ///
 /// `mirrored` (the in-place pass only: split, fenced, out_true the range, out_false a temporary
 /// of n elements): when the shared-memory path serves the call, the reset kernel samples the
@@ -97,8 +84,7 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                             OutT out_true, OutF out_false, bool split, bool fenced, std::int64_t n,
                             Pred pred, stream_t s, const temp_allocator& alloc,
                             compaction_path path = compaction_path::automatic,
-                            bool* mirrored = nullptr,
-                            compaction_wait wait = compaction_wait::count) {
+                            bool* mirrored = nullptr) {
     if (mirrored != nullptr) *mirrored = false;
     using agent = compaction_agent<Tuning, In, Stencil, OutT, OutF, Pred>;
     std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
@@ -144,21 +130,13 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         single ? (slot != nullptr ? 0 : compaction_header_bytes) : (in_arena ? 0 : state_bytes);
     temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
     auto* base = static_cast<unsigned char*>(in_arena ? lease.states() : temp.get());
-    // The count: published to the slot (compaction_publish; the single block keeps it in a
-    // register until then), or, waiting for the stream, written to the slot or to the header.
-    const bool publish = slot != nullptr && wait == compaction_wait::count;
-    auto* total = slot != nullptr && (single || !publish)
+    auto* total = slot != nullptr
                       ? slot
                       : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
     typename agent::params p{in,    stencil, out_true, out_false,        n,
                              total, pred,    split,    fenced,           stencil_is_input,
                              compaction_aligned(in, 4),
                              compaction_aligned(stencil, 4)};
-    if (publish) {
-        *static_cast<volatile std::int64_t*>(slot) = compaction_count_unset;
-        p.mapped = slot;
-        if (!single) p.done = reinterpret_cast<unsigned*>(base + compaction_done_offset);
-    }
     if (single) {
         compaction_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
         check_launch(name);
@@ -210,16 +188,12 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         lease.launched();
     }
     std::int64_t kept = 0;
-    if (publish) {
-        kept = wait_for_mapped(slot, compaction_count_unset, s, name);
-    } else {
-        if (slot == nullptr)
-            check(static_cast<int>(
-                      cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
-                  name, "cudaMemcpyAsync");
-        synchronize(s, name);
-        if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
-    }
+    if (slot == nullptr)
+        check(static_cast<int>(
+                  cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
+              name, "cudaMemcpyAsync");
+    synchronize(s, name);
+    if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
     if (choose_direction) {
         *mirrored = (kept & compaction_mirrored_bit) != 0;
         kept &= compaction_mirrored_bit - 1;

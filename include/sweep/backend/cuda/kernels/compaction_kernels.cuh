@@ -13,39 +13,7 @@
 
 namespace sweep::detail::cuda {
 
-/// The host's mapped word `mapped` := v, behind a release fence at system scope (cumulative:
-/// every store the calling thread has observed is ordered before the word).
-__device__ __forceinline__ void compaction_publish_word(std::int64_t* mapped, std::int64_t v) {
-    asm volatile("fence.acq_rel.sys;" ::: "memory");
-    *static_cast<volatile std::int64_t*>(mapped) = v;
-}
-
-/// The end of a multi-block pass whose count the host waits for in mapped memory (p.mapped set),
-/// so that the call returns once every store of the pass is done instead of once the grid has
-/// retired (perf/notes-gpu.md C6). After a barrier (the block's stores -- the outputs, the arena
-/// cleanup, the last tile's count in *p.total -- happen before it), one thread counts the block
-/// done (p.done, in the zeroed header) with an acquire-release atomic at device scope: its
-/// release orders the whole block's stores before the count (fences are cumulative: the
-/// pattern of a grid-wide barrier), its acquire lets the block that finishes last read the
-/// count and observe every other block's stores. That block copies the count into the host's
-/// word. No fence by every thread (session 24: __threadfence() in each thread cost 3 us at 2^24
-/// and 17 us at 2^26, each block's exit waiting on it). All threads of the block call it.
-template <class Params>
-__device__ __forceinline__ void compaction_publish(const Params& p, std::int64_t tiles) {
-    if (p.mapped == nullptr) return;
-    __syncthreads();
-    if (threadIdx.x != 0) return;
-    unsigned before;
-    asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], 1;"
-                 : "=r"(before)
-                 : "l"(p.done)
-                 : "memory");
-    if (before != static_cast<unsigned>(tiles - 1)) return;
-    compaction_publish_word(p.mapped, *static_cast<const volatile std::int64_t*>(p.total));
-}
-
-/// Small inputs: one block compacts every tile in order, carrying the count (to *p.total, or
-/// published to the host's word p.mapped).
+/// Small inputs: one block compacts every tile in order, carrying the count.
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads)
     compaction_single_block_kernel(const typename Agent::params p) {
@@ -58,19 +26,14 @@ __global__ void __launch_bounds__(Agent::threads)
         if (t != 0) __syncthreads();  // the previous tile is done with shared memory
         total = agent.run_tile(t, prefix);
     }
-    if (p.mapped == nullptr) {
-        if (threadIdx.x == 0) *p.total = total;
-        return;
-    }
-    __syncthreads();  // every thread's stores, then the host's word (cumulative fence)
-    if (threadIdx.x == 0) compaction_publish_word(p.mapped, total);
+    if (threadIdx.x == 0) *p.total = total;
 }
 
 /// Large inputs: one block per tile, tiles in the order blocks start (atomic ticket; the
 /// dispatch layer resets the ticket and the tile states with a kernel this one is launched
 /// behind as a programmatic dependent launch, or they are in the clean half of the stream's
 /// arena and the blocks zero the other: lookback::leave_clean). The last tile writes the kept
-/// count; the block that finishes last publishes it (compaction_publish).
+/// count.
 template <class Agent>
 __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     compaction_lookback_kernel(const typename Agent::params p, const count_tile_state state,
@@ -87,7 +50,6 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     const std::int64_t total = agent.run_tile(tile, prefix);
     if (threadIdx.x == 0 && tile == tiles - 1) *p.total = total;
     lookback::leave_clean(cleanup);
-    compaction_publish(p, tiles);
 }
 
 /// Large inputs, the shared-memory tile path (compaction_bulk_agent): one block per tile in
@@ -127,7 +89,6 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     if (threadIdx.x == 0 && order == tiles - 1)
         *p.total = mirror ? (p.n - total) | compaction_mirrored_bit : total;
     lookback::leave_clean(cleanup);
-    compaction_publish(p, tiles);
 }
 
 /// The tile-state reset of an in-place pass on the shared-memory path (vectors 16-byte vectors
