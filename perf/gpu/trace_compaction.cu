@@ -67,6 +67,39 @@ struct tile_rec {
 
 using sweep_bench::globaltimer_ns;
 
+double pct(std::vector<double> v, double q);
+
+/// Session 24 (perf/notes-gpu.md C7): are the blocks' lives locked in waves? The tiles of the
+/// first wave (started within 2 us of the first block) against the others: load and life p50;
+/// then the grid's span in 16 slices, with the blocks alive, loading (ticket taken, tile not yet
+/// in shared memory) and storing (prefix known, not yet ended) in the middle of each.
+void print_waves(const std::vector<tile_rec>& r, unsigned long long first, unsigned long long last) {
+    std::vector<double> ld0, lf0, ld1, lf1;
+    for (const auto& x : r) {
+        const bool wave0 = x.start < first + 2000;
+        (wave0 ? ld0 : ld1).push_back((x.loaded - x.ticket) / 1e3);
+        (wave0 ? lf0 : lf1).push_back((x.end - x.start) / 1e3);
+    }
+    std::printf("\nfirst wave: %zu tiles, load p50 %.1f us, life p50 %.1f us; the rest: %zu tiles, "
+                "load p50 %.1f us, life p50 %.1f us\n",
+                ld0.size(), ld0.empty() ? 0.0 : pct(ld0, .5), lf0.empty() ? 0.0 : pct(lf0, .5),
+                ld1.size(), ld1.empty() ? 0.0 : pct(ld1, .5), lf1.empty() ? 0.0 : pct(lf1, .5));
+    std::printf("| slice (us from the first start) | alive | loading | storing |\n|---|---|---|---|\n");
+    const double span = double(last - first);
+    for (int k = 0; k < 16; ++k) {
+        const unsigned long long at = first + static_cast<unsigned long long>(span * (k + 0.5) / 16);
+        int alive = 0, loading = 0, storing = 0;
+        for (const auto& x : r) {
+            if (x.start > at || x.end <= at) continue;
+            ++alive;
+            if (x.ticket <= at && x.loaded > at) ++loading;
+            if (x.prefixed <= at) ++storing;
+        }
+        std::printf("| %.1f | %d | %d | %d |\n", (at - first) / 1e3, alive, loading, storing);
+    }
+    std::printf("\n");
+}
+
 enum class mode { tma, cp_async };
 
 template <mode M, bool Trace>
@@ -217,6 +250,7 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
                 pct(ld, .5), pct(ld, .99), pct(pl, .5), pct(pl, .99), pct(wt, .5), pct(wt, .99),
                 pct(st, .5), pct(st, .99), pct(lf, .5), pct(lf, .99), alive / span / sms);
     std::fflush(stdout);
+    if (M == mode::tma) print_waves(r, first, last);
 }
 
 }  // namespace
