@@ -100,7 +100,7 @@ void print_waves(const std::vector<tile_rec>& r, unsigned long long first, unsig
     std::printf("\n");
 }
 
-enum class mode { tma, cp_async };
+enum class mode { tma, cp_async, persist };
 
 template <mode M, bool Trace>
 __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
@@ -169,6 +169,86 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     }
 }
 
+/// Session 24 (perf/notes-gpu.md C7): persistent blocks (the resident count) with two tile
+/// buffers. A block takes two tickets and starts both tiles' copies; then, in turn, it works on
+/// the tile in one buffer (the steps of trace_kernel) and, when done with that buffer, takes the
+/// next ticket and starts its copy there, so the copy engine always has a tile of every block in
+/// flight. Tickets are taken in increasing order by each block, and a block works on its older
+/// tile first, so the oldest unfinished tile is always one a block is working on: the look-back
+/// always progresses (all blocks are resident). A tile's aggregate goes out only when its block
+/// reaches it (not when it lands). Trace: `start` and `ticket` are when the ticket was taken and
+/// the copy started, `loaded` when the block had the tile.
+template <bool Trace>
+__global__ void __launch_bounds__(agent_t::threads)
+    persist_kernel(const agent_t::params p, const cu::count_tile_state state, unsigned int* ticket,
+                   std::int64_t tiles, tile_rec* rec) {
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    agent_t a0(p, dynamic_smem);
+    agent_t a1(p, dynamic_smem + agent_t::smem_bytes);
+    unsigned long long t_take[2] = {0, 0};
+    if (threadIdx.x == 0) {
+        cu::bulk::init(&a0.h.bar);
+        cu::bulk::init(&a1.h.bar);
+        cu::bulk::fence_init();
+        for (int b = 0; b < 2; ++b) {
+            agent_t& a = b ? a1 : a0;
+            const std::int64_t order = atomicAdd(ticket, 1u);
+            if (Trace) t_take[b] = globaltimer_ns();
+            a.h.order = order;
+            if (order < tiles && a.is_full(order)) a.start_copy(order);
+        }
+    }
+    __syncthreads();
+    unsigned parity[2] = {0, 0};
+    for (int b = 0;; b ^= 1) {
+        agent_t& a = b ? a1 : a0;
+        const std::int64_t tile = a.h.order;  // uniform; the other buffer's ticket is later
+        if (tile >= tiles) break;
+        if (a.is_full(tile)) {
+            cu::bulk::wait(&a.h.bar, parity[b]);
+            parity[b] ^= 1u;
+        } else {
+            a.load_partial(tile);
+            __syncthreads();
+        }
+        unsigned long long t_loaded = 0, t_counted = 0, t_prefixed = 0;
+        if (Trace && threadIdx.x == 0) t_loaded = globaltimer_ns();
+        const int len = a.tile_len(tile);
+        a.count(len);
+        __syncthreads();
+        if (Trace && threadIdx.x == 0) t_counted = globaltimer_ns();
+        int warp_before = 0;
+        const int kept = a.tile_counts(warp_before);
+        cu::count_lookback<cu::count_tile_state> prefix{state, false};
+        if (threadIdx.x < 32) a.announce(tile, kept, prefix);
+        const int warp_kept = a.place(len);
+        if (threadIdx.x < 32) {
+            prefix.resolve(tile, static_cast<std::int64_t>(kept), &a.h.prefix);
+            if (Trace && threadIdx.x == 0) t_prefixed = globaltimer_ns();
+        }
+        __syncthreads();
+        const std::int64_t before = a.h.prefix;
+        a.store(tile, len, kept, warp_before, warp_kept, before, false);
+        if (threadIdx.x == 0 && tile == tiles - 1) *p.total = before + kept;
+        __syncthreads();  // the whole block is done with this buffer
+        if (threadIdx.x == 0) {
+            if constexpr (Trace) {
+                unsigned smid;
+                asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+                rec[tile] = tile_rec{t_take[b], t_take[b], t_loaded, t_counted, t_prefixed,
+                                     globaltimer_ns(), smid, 0};
+            }
+            // The buffer's generic reads and writes before the copy engine writes it again.
+            cu::bulk::fence_proxy_async();
+            const std::int64_t order = atomicAdd(ticket, 1u);
+            if (Trace) t_take[b] = globaltimer_ns();
+            a.h.order = order;
+            if (order < tiles && a.is_full(order)) a.start_copy(order);
+        }
+        // a.h.order is read again two steps on, after the barriers of the other buffer's step.
+    }
+}
+
 /// The compaction bench's input: 1..100, so that `x <= k` keeps k %.
 __global__ void fill(std::int32_t* p, std::int64_t n, std::uint64_t seed) {
     for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
@@ -192,24 +272,52 @@ struct run_ctx {
     cudaStream_t s;
 };
 
+/// The persistent kernel's grid: the blocks that fit on the device at once (all must be resident).
+template <bool Trace>
+unsigned persist_grid(std::int64_t tiles) {
+    int per_sm = 0;
+    ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persist_kernel<Trace>,
+                                                     agent_t::threads, 2 * agent_t::smem_bytes),
+       "occupancy");
+    cudaDeviceProp prop{};
+    ok(cudaGetDeviceProperties(&prop, 0), "props");
+    const std::int64_t resident = std::int64_t{per_sm} * prop.multiProcessorCount;
+    return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(tiles, resident)));
+}
+
 template <mode M, bool Trace>
 void launch(run_ctx& c) {
     ok(cudaMemsetAsync(c.words, 0, static_cast<std::size_t>(c.tiles) * 8 + 16, c.s), "memset");
     const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
-    trace_kernel<M, Trace><<<static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
-        p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
+    if constexpr (M == mode::persist) {
+        static const unsigned grid = persist_grid<Trace>(c.tiles);
+        persist_kernel<Trace><<<grid, agent_t::threads, 2 * agent_t::smem_bytes, c.s>>>(
+            p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
+    } else {
+        trace_kernel<M, Trace><<<static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
+            p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
+    }
     ok(cudaGetLastError(), "launch");
 }
 
 template <mode M>
 void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, double cub_us,
          std::int64_t cub_kept) {
-    ok(cudaFuncSetAttribute(trace_kernel<M, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            agent_t::smem_bytes),
-       "smem");
-    ok(cudaFuncSetAttribute(trace_kernel<M, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            agent_t::smem_bytes),
-       "smem");
+    if constexpr (M == mode::persist) {
+        ok(cudaFuncSetAttribute(persist_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                2 * agent_t::smem_bytes),
+           "smem");
+        ok(cudaFuncSetAttribute(persist_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                2 * agent_t::smem_bytes),
+           "smem");
+    } else {
+        ok(cudaFuncSetAttribute(trace_kernel<M, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                agent_t::smem_bytes),
+           "smem");
+        ok(cudaFuncSetAttribute(trace_kernel<M, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                agent_t::smem_bytes),
+           "smem");
+    }
     const double us = t.median_us([&] { launch<M, false>(c); }, [] {}, 15);
     ok(cudaStreamSynchronize(c.s), "row");
     std::int64_t kept = 0;
@@ -250,7 +358,7 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
                 pct(ld, .5), pct(ld, .99), pct(pl, .5), pct(pl, .99), pct(wt, .5), pct(wt, .99),
                 pct(st, .5), pct(st, .99), pct(lf, .5), pct(lf, .99), alive / span / sms);
     std::fflush(stdout);
-    if (M == mode::tma) print_waves(r, first, last);
+    if (M != mode::cp_async) print_waves(r, first, last);
 }
 
 }  // namespace
@@ -312,8 +420,10 @@ int main(int argc, char** argv) {
                 "count p50/99 | wait p50/99 | store p50/99 | life p50/99 | alive/SM |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
+    row<mode::persist>("persist", c, t, copy_us, cub_us, cub_kept);
     row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);
     row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
+    row<mode::persist>("persist", c, t, copy_us, cub_us, cub_kept);
     const double sync_us = t.median_us(
         [&] {
             launch<mode::tma, false>(c);
