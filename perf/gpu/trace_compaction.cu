@@ -11,6 +11,11 @@
 //   cp.async  every thread copies 16-byte pieces with cp.async.cg (LDGSTS: the requests of all
 //             blocks of an SM interleave in the memory pipeline; asks whether the copy engine's
 //             order makes the stragglers. Measured: no, the same or 1-2 % slower)
+//   persist   (session 24, perf/notes-gpu.md C7) persistent blocks, the resident count, with two
+//             tile buffers: the next tile's copy starts as soon as a buffer is free. Measured:
+//             0.50-0.65x CUB, each tile's look-back wait now spent by a block on one tile
+// After each tma and persist row: the first wave against the rest, and a 16-slice timeline of the
+// blocks alive, loading and storing.
 // (Session 18 also had a "no-wait" row, the look-back not waiting and every tile taking prefix 0;
 // meant as the bound the waiting leaves, it was not one: every tile then stores at the same
 // addresses, and it ran slower than tma. Removed.)
