@@ -179,10 +179,12 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
 /// the tile in one buffer (the steps of trace_kernel) and, when done with that buffer, takes the
 /// next ticket and starts its copy there, so the copy engine always has a tile of every block in
 /// flight. Tickets are taken in increasing order by each block, and a block works on its older
-/// tile first, so the oldest unfinished tile is always one a block is working on: the look-back
-/// always progresses (all blocks are resident). A tile's aggregate goes out only when its block
-/// reaches it (not when it lands). Trace: `start` and `ticket` are when the ticket was taken and
-/// the copy started, `loaded` when the block had the tile.
+/// tile first; only running blocks take tickets, so the oldest unannounced tile is always one a
+/// running block is working on: the look-back always progresses. A tile's aggregate goes out
+/// only when its block reaches it (not when it lands). Trace: `start` and `ticket` are both when
+/// the ticket was taken and the copy started (the "ticket" column is 0), and `loaded` when the
+/// block had the tile and had finished its other tile: "load" and "life" include the time a tile
+/// waits behind the block's other buffer.
 template <bool Trace>
 __global__ void __launch_bounds__(agent_t::threads)
     persist_kernel(const agent_t::params p, const cu::count_tile_state state, unsigned int* ticket,
@@ -235,6 +237,9 @@ __global__ void __launch_bounds__(agent_t::threads)
         const std::int64_t before = a.h.prefix;
         a.store(tile, len, kept, warp_before, warp_kept, before, false);
         if (threadIdx.x == 0 && tile == tiles - 1) *p.total = before + kept;
+        // Every thread's reads and writes of the buffer before the copy engine writes it again:
+        // each fences its own, then meets the issuing thread at the barrier.
+        cu::bulk::fence_proxy_async();
         __syncthreads();  // the whole block is done with this buffer
         if (threadIdx.x == 0) {
             if constexpr (Trace) {
@@ -243,8 +248,6 @@ __global__ void __launch_bounds__(agent_t::threads)
                 rec[tile] = tile_rec{t_take[b], t_take[b], t_loaded, t_counted, t_prefixed,
                                      globaltimer_ns(), smid, 0};
             }
-            // The buffer's generic reads and writes before the copy engine writes it again.
-            cu::bulk::fence_proxy_async();
             const std::int64_t order = atomicAdd(ticket, 1u);
             if (Trace) t_take[b] = globaltimer_ns();
             a.h.order = order;

@@ -275,6 +275,31 @@ struct managed_buffer {
     std::vector<T> read_now() const { return std::vector<T>(p, p + n); }
 };
 
+/// Page-locked host memory for n values.
+template <class T>
+struct pinned_buffer {
+    T* p = nullptr;
+    explicit pinned_buffer(std::size_t n) {
+        cuda_ok(cudaMallocHost(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)),
+                "cudaMallocHost");
+    }
+    ~pinned_buffer() { cudaFreeHost(p); }
+    pinned_buffer(const pinned_buffer&) = delete;
+    pinned_buffer& operator=(const pinned_buffer&) = delete;
+};
+
+/// A non-blocking stream.
+struct owned_stream {
+    cudaStream_t s = nullptr;
+    owned_stream() { cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream"); }
+    ~owned_stream() {
+        (void)cudaStreamSynchronize(s);
+        cudaStreamDestroy(s);
+    }
+    owned_stream(const owned_stream&) = delete;
+    owned_stream& operator=(const owned_stream&) = delete;
+};
+
 }  // namespace
 
 TEST_CASE("gpu compaction paths: every output is in place when the call returns",
@@ -295,11 +320,11 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
     if (concurrent == 0)
         WARN("the device has no concurrent managed access: the host reads managed outputs only "
              "after a device synchronize (the copy on another stream is still checked)");
-    cudaStream_t s = nullptr, other = nullptr;
-    cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
-    cuda_ok(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), "stream");
-    T* pinned = nullptr;
+    const owned_stream call_stream, other_stream;
+    const cudaStream_t s = call_stream.s, other = other_stream.s;
     const std::int64_t bt = compaction_bulk_tile_of<T>();
+    // 1000 elements: one block (both paths then take the single-block kernel); the others:
+    // several tiles of either path.
     std::vector<std::int64_t> sizes;
     for (const std::int64_t n : {std::int64_t{1000}, 3 * bt + 5, 37 * bt + 11,
                                  std::int64_t{1} << 22})
@@ -307,7 +332,8 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
     auto g = sweep_test::rng(111);
     for (const std::int64_t n : sizes) {
         const auto h = random_inputs<T>(n, g);
-        cuda_ok(cudaMallocHost(reinterpret_cast<void**>(&pinned), n * sizeof(T)), "cudaMallocHost");
+        const pinned_buffer<T> host_copy(h.size());
+        T* const pinned = host_copy.p;
         device_vector<T> in(h), out_d(h.size());
         managed_buffer<T> out_t(h.size()), out_f(h.size());
         for (const unsigned pct : {50u, 90u}) {
@@ -318,7 +344,9 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
                                .first -
                            want_t.begin();
             for (const auto path : {cu::compaction_path::registers, cu::compaction_path::bulk}) {
-                INFO(path_name(path) << ", n = " << n << ", keep " << pct << " %");
+                const bool one_block = n <= cu::single_block_max_tiles * compaction_tile_of<T>();
+                INFO((one_block ? "one block" : path_name(path))
+                     << ", n = " << n << ", keep " << pct << " %");
                 for (int rep = 0; rep < 3; ++rep) {
                     // partition_copy into managed memory, read by the host at once.
                     out_t.poison();
@@ -347,9 +375,5 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
             }
         }
         cuda_ok(cudaStreamSynchronize(s), "sync");
-        cudaFreeHost(pinned);
-        pinned = nullptr;
     }
-    cudaStreamDestroy(other);
-    cudaStreamDestroy(s);
 }
