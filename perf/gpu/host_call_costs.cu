@@ -17,14 +17,11 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_common.cuh"
+
 namespace {
 
-void ok(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
+using sweep_bench::ok;
 
 template <class F>
 double ns_per_call(F&& f) {

@@ -107,6 +107,40 @@ void print_waves(const std::vector<tile_rec>& r, unsigned long long first, unsig
 
 enum class mode { tma, cp_async, persist };
 
+/// The steps of agent.run_tile(tile, tile, false, prefix) on a tile in shared memory, timed:
+/// thread 0's stamps go to t_counted and t_prefixed (Trace). Ends after the stores are issued.
+template <bool Trace>
+__device__ void timed_tile(agent_t& a, std::int64_t tile, std::int64_t tiles,
+                           const cu::count_tile_state& state, unsigned long long& t_counted,
+                           unsigned long long& t_prefixed) {
+    const int len = a.tile_len(tile);
+    a.count(len);
+    __syncthreads();
+    if (Trace && threadIdx.x == 0) t_counted = globaltimer_ns();
+    int warp_before = 0;
+    const int kept = a.tile_counts(warp_before);
+    cu::count_lookback<cu::count_tile_state> prefix{state, false};
+    if (threadIdx.x < 32) a.announce(tile, kept, prefix);
+    const int warp_kept = a.place(len);
+    if (threadIdx.x < 32) {
+        prefix.resolve(tile, static_cast<std::int64_t>(kept), &a.h.prefix);
+        if (Trace && threadIdx.x == 0) t_prefixed = globaltimer_ns();
+    }
+    __syncthreads();
+    const std::int64_t before = a.h.prefix;
+    a.store(tile, len, kept, warp_before, warp_kept, before, false);
+    if (threadIdx.x == 0 && tile == tiles - 1) *a.p.total = before + kept;
+}
+
+/// Thread 0: tile's record, its end stamped now.
+__device__ void record_tile(tile_rec* rec, std::int64_t tile, unsigned long long t_start,
+                            unsigned long long t_ticket, unsigned long long t_loaded,
+                            unsigned long long t_counted, unsigned long long t_prefixed) {
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_counted, t_prefixed, globaltimer_ns(), smid, 0};
+}
+
 template <mode M, bool Trace>
 __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     trace_kernel(const agent_t::params p, const cu::count_tile_state state, unsigned int* ticket,
@@ -145,32 +179,10 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     }
     unsigned long long t_loaded = 0, t_counted = 0, t_prefixed = 0;
     if (Trace && threadIdx.x == 0) t_loaded = globaltimer_ns();
-
-    // agent.run_tile(tile, tile, false, prefix), its steps timed.
-    const int len = agent.tile_len(tile);
-    agent.count(len);
-    __syncthreads();
-    if (Trace && threadIdx.x == 0) t_counted = globaltimer_ns();
-    int warp_before = 0;
-    const int kept = agent.tile_counts(warp_before);
-    cu::count_lookback<cu::count_tile_state> prefix{state, false};
-    if (threadIdx.x < 32) agent.announce(tile, kept, prefix);
-    const int warp_kept = agent.place(len);
-    if (threadIdx.x < 32) {
-        prefix.resolve(tile, static_cast<std::int64_t>(kept), &agent.h.prefix);
-        if (Trace && threadIdx.x == 0) t_prefixed = globaltimer_ns();
-    }
-    __syncthreads();
-    const std::int64_t before = agent.h.prefix;
-    agent.store(tile, len, kept, warp_before, warp_kept, before, false);
-    if (threadIdx.x == 0 && tile == tiles - 1) *p.total = before + kept;
+    timed_tile<Trace>(agent, tile, tiles, state, t_counted, t_prefixed);
     if constexpr (Trace) {
         __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned smid;
-            asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-            rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_counted, t_prefixed, globaltimer_ns(), smid, 0};
-        }
+        if (threadIdx.x == 0) record_tile(rec, tile, t_start, t_ticket, t_loaded, t_counted, t_prefixed);
     }
 }
 
@@ -220,34 +232,14 @@ __global__ void __launch_bounds__(agent_t::threads)
         }
         unsigned long long t_loaded = 0, t_counted = 0, t_prefixed = 0;
         if (Trace && threadIdx.x == 0) t_loaded = globaltimer_ns();
-        const int len = a.tile_len(tile);
-        a.count(len);
-        __syncthreads();
-        if (Trace && threadIdx.x == 0) t_counted = globaltimer_ns();
-        int warp_before = 0;
-        const int kept = a.tile_counts(warp_before);
-        cu::count_lookback<cu::count_tile_state> prefix{state, false};
-        if (threadIdx.x < 32) a.announce(tile, kept, prefix);
-        const int warp_kept = a.place(len);
-        if (threadIdx.x < 32) {
-            prefix.resolve(tile, static_cast<std::int64_t>(kept), &a.h.prefix);
-            if (Trace && threadIdx.x == 0) t_prefixed = globaltimer_ns();
-        }
-        __syncthreads();
-        const std::int64_t before = a.h.prefix;
-        a.store(tile, len, kept, warp_before, warp_kept, before, false);
-        if (threadIdx.x == 0 && tile == tiles - 1) *p.total = before + kept;
+        timed_tile<Trace>(a, tile, tiles, state, t_counted, t_prefixed);
         // Every thread's reads and writes of the buffer before the copy engine writes it again:
         // each fences its own, then meets the issuing thread at the barrier.
         cu::bulk::fence_proxy_async();
         __syncthreads();  // the whole block is done with this buffer
         if (threadIdx.x == 0) {
-            if constexpr (Trace) {
-                unsigned smid;
-                asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-                rec[tile] = tile_rec{t_take[b], t_take[b], t_loaded, t_counted, t_prefixed,
-                                     globaltimer_ns(), smid, 0};
-            }
+            if constexpr (Trace)
+                record_tile(rec, tile, t_take[b], t_take[b], t_loaded, t_counted, t_prefixed);
             const std::int64_t order = atomicAdd(ticket, 1u);
             if (Trace) t_take[b] = globaltimer_ns();
             a.h.order = order;

@@ -72,26 +72,6 @@ char backend_of(const Policy& policy, std::int64_t n, const Its&... its) {
 
 constexpr char par_or_seq = SWEEP_HAS_TBB ? 'p' : 's';
 
-template <class T>
-struct managed {
-    T* p = nullptr;
-    explicit managed(std::size_t n) {
-        cuda_ok(cudaMallocManaged(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)),
-                "cudaMallocManaged");
-    }
-    ~managed() { cudaFree(p); }
-};
-
-template <class T>
-struct pinned {
-    T* p = nullptr;
-    explicit pinned(std::size_t n) {
-        cuda_ok(cudaMallocHost(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)),
-                "cudaMallocHost");
-    }
-    ~pinned() { cudaFreeHost(p); }
-};
-
 }  // namespace
 
 TEST_CASE("automatic/gpu: device pointers run on the GPU at every size", "[automatic][gpu]") {
@@ -112,7 +92,7 @@ TEST_CASE("automatic/gpu: managed memory runs on the host below the threshold, G
           "[automatic][gpu]") {
     const std::int64_t g = sweep::detail::automatic_managed_gpu_from;
     const std::int64_t s = sweep::detail::automatic_seq_below;
-    managed<int> m(16);
+    sweep_gpu_test::managed_buffer<int> m(16);
     CHECK(sweep::detail::cuda::memory_kind_of(m.p) == sweep::detail::cuda::memory_kind::managed);
     CHECK(backend_of(sweep::automatic, 10, m.p) == 's');
     if (s < g) CHECK(backend_of(sweep::automatic, s, m.p) == par_or_seq);
@@ -121,7 +101,7 @@ TEST_CASE("automatic/gpu: managed memory runs on the host below the threshold, G
 }
 
 TEST_CASE("automatic/gpu: pinned host memory runs on the host", "[automatic][gpu]") {
-    pinned<int> h(16);
+    sweep_gpu_test::pinned_buffer<int> h(16);
     CHECK(sweep::detail::cuda::memory_kind_of(h.p) == sweep::detail::cuda::memory_kind::host);
     CHECK(backend_of(sweep::automatic, 10, h.p) == 's');
     CHECK(backend_of(sweep::automatic, sweep::detail::automatic_seq_below, h.p) == par_or_seq);
@@ -206,7 +186,7 @@ TEST_CASE("automatic/gpu: results on device, managed and Thrust data match seq",
         CHECK(out.download() == want);
 
         // Managed memory, written by the host: whichever side runs, the host reads the result.
-        managed<int> mi(h.size()), mo(h.size());
+        sweep_gpu_test::managed_buffer<int> mi(h.size()), mo(h.size());
         std::copy(h.begin(), h.end(), mi.p);
         sweep::inclusive_scan(sweep::automatic, mi.p, mi.p + n, mo.p);
         CHECK(std::vector<int>(mo.p, mo.p + n) == want);

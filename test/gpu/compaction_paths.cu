@@ -254,40 +254,6 @@ TEST_CASE("gpu compaction paths: partition_copy of 4-byte values on either side 
 
 namespace {
 
-/// cudaMallocManaged memory for n values (the host may read it while a kernel runs where the
-/// device has concurrent managed access).
-template <class T>
-struct managed_buffer {
-    T* p = nullptr;
-    std::size_t n;
-    explicit managed_buffer(std::size_t count) : n(count) {
-        cuda_ok(cudaMallocManaged(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)),
-                "cudaMallocManaged");
-    }
-    ~managed_buffer() { cudaFree(p); }
-    managed_buffer(const managed_buffer&) = delete;
-    managed_buffer& operator=(const managed_buffer&) = delete;
-    /// 0xA5 bytes, written by the device (the pages then live there), waited for.
-    void poison() {
-        cuda_ok(cudaMemset(p, 0xA5, n * sizeof(T)), "cudaMemset");
-        cuda_ok(cudaDeviceSynchronize(), "sync");
-    }
-    std::vector<T> read_now() const { return std::vector<T>(p, p + n); }
-};
-
-/// Page-locked host memory for n values.
-template <class T>
-struct pinned_buffer {
-    T* p = nullptr;
-    explicit pinned_buffer(std::size_t n) {
-        cuda_ok(cudaMallocHost(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)),
-                "cudaMallocHost");
-    }
-    ~pinned_buffer() { cudaFreeHost(p); }
-    pinned_buffer(const pinned_buffer&) = delete;
-    pinned_buffer& operator=(const pinned_buffer&) = delete;
-};
-
 /// A non-blocking stream.
 struct owned_stream {
     cudaStream_t s = nullptr;
@@ -335,7 +301,15 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
         const pinned_buffer<T> host_copy(h.size());
         T* const pinned = host_copy.p;
         device_vector<T> in(h), out_d(h.size());
-        managed_buffer<T> out_t(h.size()), out_f(h.size());
+        const managed_buffer<T> out_t(h.size()), out_f(h.size());
+        // 0xA5 bytes, written by the device (the pages then live there), waited for.
+        const auto poison = [&](const managed_buffer<T>& m) {
+            cuda_ok(cudaMemset(m.p, 0xA5, h.size() * sizeof(T)), "cudaMemset");
+            cuda_ok(cudaDeviceSynchronize(), "sync");
+        };
+        const auto read_now = [&](const managed_buffer<T>& m) {
+            return std::vector<T>(m.p, m.p + h.size());
+        };
         for (const unsigned pct : {50u, 90u}) {
             const keep_percent pred{pct};
             std::vector<T> want_t(h.size()), want_f(h.size());
@@ -349,15 +323,15 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
                      << ", n = " << n << ", keep " << pct << " %");
                 for (int rep = 0; rep < 3; ++rep) {
                     // partition_copy into managed memory, read by the host at once.
-                    out_t.poison();
-                    out_f.poison();
+                    poison(out_t);
+                    poison(out_f);
                     const T* src = in.data();
                     const std::int64_t got_k = cu::run_compaction<tuning>(
                         "partition_copy", src, src, true, out_t.p, out_f.p, true, false, n,
                         pred, s, alloc, path);
                     if (concurrent == 0) cuda_ok(cudaDeviceSynchronize(), "sync");
-                    const auto got_t = out_t.read_now();
-                    const auto got_f = out_f.read_now();
+                    const auto got_t = read_now(out_t);
+                    const auto got_f = read_now(out_f);
                     REQUIRE(got_k == k);
                     check_split(got_t, got_f, want_t, want_f, n, k);
                     // copy_if into device memory, copied out on another stream at once.

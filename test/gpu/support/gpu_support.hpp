@@ -61,6 +61,32 @@ private:
     std::size_t n_;
 };
 
+/// cudaMallocManaged memory for n values (uninitialized).
+template <class T>
+struct managed_buffer {
+    T* p = nullptr;
+    explicit managed_buffer(std::size_t n) {
+        cuda_ok(cudaMallocManaged(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)),
+                "cudaMallocManaged");
+    }
+    ~managed_buffer() { cudaFree(p); }
+    managed_buffer(const managed_buffer&) = delete;
+    managed_buffer& operator=(const managed_buffer&) = delete;
+};
+
+/// Page-locked host memory (cudaMallocHost) for n values (uninitialized).
+template <class T>
+struct pinned_buffer {
+    T* p = nullptr;
+    explicit pinned_buffer(std::size_t n) {
+        cuda_ok(cudaMallocHost(reinterpret_cast<void**>(&p), (n ? n : 1) * sizeof(T)),
+                "cudaMallocHost");
+    }
+    ~pinned_buffer() { cudaFreeHost(p); }
+    pinned_buffer(const pinned_buffer&) = delete;
+    pinned_buffer& operator=(const pinned_buffer&) = delete;
+};
+
 // ---- value types beyond the built-in ones ------------------------------------------------------
 
 /// 16 bytes: four 32-bit lanes, added lane by lane (wrapping).
