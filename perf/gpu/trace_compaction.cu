@@ -47,6 +47,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "bench_common.cuh"
@@ -105,11 +106,71 @@ void print_waves(const std::vector<tile_rec>& r, unsigned long long first, unsig
     std::printf("\n");
 }
 
+/// Session 25: what a tile's look-back wait is made of. ready(t): the time when every tile up to t
+/// had its count out (the latest `counted` stamp among tiles 0..t). straggle = ready(t) -
+/// counted(t): waiting for a predecessor's count (a slow load ahead); walk = prefixed(t) -
+/// ready(t): the look-back's own time once everything it needs is out (its polls, the
+/// propagation of inclusive prefixes, and warp 0's placement). Split into the first wave, the
+/// middle and the last wave (the last `slots` tiles). Then the first wave per SM: the blocks in
+/// the order they took their tickets (rank), when their tiles landed, and which tiles they hold.
+void print_chain(const std::vector<tile_rec>& r, unsigned long long first) {
+    const std::size_t n = r.size();
+    std::size_t wave0 = 0;
+    for (const auto& x : r) wave0 += x.start < first + 2000;
+    const std::size_t slots = std::max<std::size_t>(wave0, 1);
+    std::vector<double> sg[3], wk[3];
+    unsigned long long ready = 0;
+    for (std::size_t t = 0; t < n; ++t) {
+        ready = std::max(ready, r[t].counted);
+        const int part = t < slots ? 0 : (t + slots >= n ? 2 : 1);
+        sg[part].push_back((ready - r[t].counted) / 1e3);
+        wk[part].push_back(r[t].prefixed > ready ? (r[t].prefixed - ready) / 1e3 : 0.0);
+    }
+    std::printf("| tiles | n | straggle p50/p90/p99 | walk p50/p90/p99 |\n|---|---|---|---|\n");
+    const char* names[3] = {"first wave", "middle", "last wave"};
+    for (int k = 0; k < 3; ++k)
+        if (!sg[k].empty())
+            std::printf("| %s | %zu | %.1f/%.1f/%.1f | %.1f/%.1f/%.1f |\n", names[k], sg[k].size(),
+                        pct(sg[k], .5), pct(sg[k], .9), pct(sg[k], .99), pct(wk[k], .5),
+                        pct(wk[k], .9), pct(wk[k], .99));
+    // First wave per SM.
+    std::vector<std::vector<std::size_t>> by_sm;
+    for (std::size_t t = 0; t < n; ++t) {
+        if (r[t].start >= first + 2000) continue;
+        if (by_sm.size() <= r[t].smid) by_sm.resize(r[t].smid + 1);
+        by_sm[r[t].smid].push_back(t);
+    }
+    std::vector<std::vector<double>> land(8), tix(8);
+    int sms = 0, in_order = 0;
+    for (auto& v : by_sm) {
+        if (v.empty()) continue;
+        std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return r[a].ticket < r[b].ticket; });
+        ++sms;
+        bool ordered = true;
+        for (std::size_t k = 0; k < v.size(); ++k) {
+            if (k < 8) {
+                land[k].push_back((r[v[k]].loaded - first) / 1e3);
+                tix[k].push_back(double(v[k]));
+            }
+            if (k > 0 && r[v[k]].loaded < r[v[k - 1]].loaded) ordered = false;
+        }
+        in_order += ordered;
+    }
+    std::printf("\nfirst wave on %d SMs, landed in ticket order on %d of them\n| rank on SM | blocks | "
+                "landed p10/p50/p90 us | tile p10/p50/p90 |\n|---|---|---|---|\n", sms, in_order);
+    for (int k = 0; k < 8; ++k)
+        if (!land[k].empty())
+            std::printf("| %d | %zu | %.1f/%.1f/%.1f | %.0f/%.0f/%.0f |\n", k, land[k].size(),
+                        pct(land[k], .1), pct(land[k], .5), pct(land[k], .9), pct(tix[k], .1),
+                        pct(tix[k], .5), pct(tix[k], .9));
+    std::printf("\n");
+}
+
 enum class mode { tma, cp_async, persist };
 
 /// The steps of agent.run_tile(tile, tile, false, prefix) on a tile in shared memory, timed:
 /// thread 0's stamps go to t_counted and t_prefixed (Trace). Ends after the stores are issued.
-template <bool Trace>
+template <bool Trace, int W = 1>
 __device__ void timed_tile(agent_t& a, std::int64_t tile, std::int64_t tiles,
                            const cu::count_tile_state& state, unsigned long long& t_counted,
                            unsigned long long& t_prefixed) {
@@ -119,7 +180,7 @@ __device__ void timed_tile(agent_t& a, std::int64_t tile, std::int64_t tiles,
     if (Trace && threadIdx.x == 0) t_counted = globaltimer_ns();
     int warp_before = 0;
     const int kept = a.tile_counts(warp_before);
-    cu::count_lookback<cu::count_tile_state> prefix{state, false};
+    cu::count_lookback<cu::count_tile_state, W> prefix{state, false};
     if (threadIdx.x < 32) a.announce(tile, kept, prefix);
     const int warp_kept = a.place(len);
     if (threadIdx.x < 32) {
@@ -141,7 +202,7 @@ __device__ void record_tile(tile_rec* rec, std::int64_t tile, unsigned long long
     rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_counted, t_prefixed, globaltimer_ns(), smid, 0};
 }
 
-template <mode M, bool Trace>
+template <mode M, bool Trace, int W = 1>
 __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     trace_kernel(const agent_t::params p, const cu::count_tile_state state, unsigned int* ticket,
                  std::int64_t tiles, tile_rec* rec) {
@@ -179,7 +240,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     }
     unsigned long long t_loaded = 0, t_counted = 0, t_prefixed = 0;
     if (Trace && threadIdx.x == 0) t_loaded = globaltimer_ns();
-    timed_tile<Trace>(agent, tile, tiles, state, t_counted, t_prefixed);
+    timed_tile<Trace, W>(agent, tile, tiles, state, t_counted, t_prefixed);
     if constexpr (Trace) {
         __syncthreads();
         if (threadIdx.x == 0) record_tile(rec, tile, t_start, t_ticket, t_loaded, t_counted, t_prefixed);
@@ -285,7 +346,7 @@ unsigned persist_grid(std::int64_t tiles) {
     return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(tiles, resident)));
 }
 
-template <mode M, bool Trace>
+template <mode M, bool Trace, int W = 1>
 void launch(run_ctx& c) {
     ok(cudaMemsetAsync(c.words, 0, static_cast<std::size_t>(c.tiles) * 8 + 16, c.s), "memset");
     const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
@@ -294,13 +355,13 @@ void launch(run_ctx& c) {
         persist_kernel<Trace><<<grid, agent_t::threads, 2 * agent_t::smem_bytes, c.s>>>(
             p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
     } else {
-        trace_kernel<M, Trace><<<static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
+        trace_kernel<M, Trace, W><<<static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
             p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
     }
     ok(cudaGetLastError(), "launch");
 }
 
-template <mode M>
+template <mode M, int W = 1>
 void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, double cub_us,
          std::int64_t cub_kept) {
     if constexpr (M == mode::persist) {
@@ -311,14 +372,14 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
                                 2 * agent_t::smem_bytes),
            "smem");
     } else {
-        ok(cudaFuncSetAttribute(trace_kernel<M, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        ok(cudaFuncSetAttribute(trace_kernel<M, false, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 agent_t::smem_bytes),
            "smem");
-        ok(cudaFuncSetAttribute(trace_kernel<M, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        ok(cudaFuncSetAttribute(trace_kernel<M, true, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 agent_t::smem_bytes),
            "smem");
     }
-    const double us = t.median_us([&] { launch<M, false>(c); }, [] {}, 15);
+    const double us = t.median_us([&] { launch<M, false, W>(c); }, [] {}, 15);
     ok(cudaStreamSynchronize(c.s), "row");
     std::int64_t kept = 0;
     ok(cudaMemcpy(&kept, c.total, 8, cudaMemcpyDeviceToHost), "kept");
@@ -330,7 +391,7 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
         same = a == b;
     }
     const char* check = same ? "ok" : "MISMATCH";
-    launch<M, true>(c);
+    launch<M, true, W>(c);
     ok(cudaStreamSynchronize(c.s), "trace");
     ok(cudaGetLastError(), "trace");
     std::vector<tile_rec> r(static_cast<std::size_t>(c.tiles));
@@ -359,6 +420,7 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
                 pct(st, .5), pct(st, .99), pct(lf, .5), pct(lf, .99), alive / span / sms);
     std::fflush(stdout);
     if (M != mode::cp_async) print_waves(r, first, last);
+    if (M == mode::tma) print_chain(r, first);
 }
 
 }  // namespace
@@ -419,11 +481,22 @@ int main(int argc, char** argv) {
     std::printf("| kernel   | us      | %%copy  | vs cub | check | ticket p50/99 | load p50/99 | "
                 "count p50/99 | wait p50/99 | store p50/99 | life p50/99 | alive/SM |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
-    row<mode::persist>("persist", c, t, copy_us, cub_us, cub_kept);
-    row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);
-    row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
-    row<mode::persist>("persist", c, t, copy_us, cub_us, cub_kept);
+    // argv[3]: the rows, comma-separated (tma, w2, w4, w8: tma with 2/4/8 look-back windows a
+    // poll, persist, cp.async); default the session-24 set.
+    const std::string rows = argc > 3 ? argv[3] : "tma,persist,cp.async,tma,persist";
+    std::size_t at = 0;
+    while (at <= rows.size()) {
+        const std::size_t comma = std::min(rows.find(',', at), rows.size());
+        const std::string name = rows.substr(at, comma - at);
+        at = comma + 1;
+        if (name == "tma") row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
+        else if (name == "w2") row<mode::tma, 2>("tma w2", c, t, copy_us, cub_us, cub_kept);
+        else if (name == "w4") row<mode::tma, 4>("tma w4", c, t, copy_us, cub_us, cub_kept);
+        else if (name == "w8") row<mode::tma, 8>("tma w8", c, t, copy_us, cub_us, cub_kept);
+        else if (name == "persist") row<mode::persist>("persist", c, t, copy_us, cub_us, cub_kept);
+        else if (name == "cp.async") row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);
+        else if (!name.empty()) std::printf("unknown row %s\n", name.c_str());
+    }
     const double sync_us = t.median_us(
         [&] {
             launch<mode::tma, false>(c);
