@@ -202,17 +202,57 @@ __device__ void record_tile(tile_rec* rec, std::int64_t tile, unsigned long long
     rec[tile] = tile_rec{t_start, t_ticket, t_loaded, t_counted, t_prefixed, globaltimer_ns(), smid, 0};
 }
 
+/// Session 25: orders of taking tickets (perf/notes-gpu.md C8). An SM's bulk copies land in the
+/// order they were issued (call 1 of session 25), so a tile's load waits behind the copies
+/// already queued on its SM, and the first wave's tickets are spread over those queue places:
+/// every tile then waits for the slowest of its predecessors. Per SM (%smid, 256 counters),
+/// `issued` numbers the blocks that started there and `landed` counts their tiles landed.
+///   q > 0:  a block takes its ticket only when fewer than q of its SM's copies are in flight
+///           (its number k < landed + q), so tickets follow the order in which tiles will land.
+///   rank:   the k-th block to start on an SM, k < rank_waves, takes its ticket only once
+///           k * sms tickets have been taken (the first wave: tickets by queue place), or after
+///           3 us.
+struct gate_cfg {
+    unsigned* issued = nullptr;
+    unsigned* landed = nullptr;
+    unsigned q = 0, rank_waves = 0, sms = 0;
+};
+
+__device__ __forceinline__ unsigned ld_relaxed_u32(const unsigned* p) {
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/// Thread 0, before its ticket: waits as the gate says. Returns the block's SM slot (for landed).
+__device__ unsigned gate_enter(const gate_cfg& g, const unsigned* ticket) {
+    if (g.q == 0 && g.rank_waves == 0) return 0;
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    const unsigned sm = smid & 255u;
+    const unsigned k = atomicAdd(g.issued + sm, 1u);
+    if (g.q > 0) {
+        while (k >= ld_relaxed_u32(g.landed + sm) + g.q) __nanosleep(64);
+    } else if (k < g.rank_waves && k > 0) {
+        const unsigned long long t0 = globaltimer_ns();
+        while (ld_relaxed_u32(ticket) < k * g.sms && globaltimer_ns() - t0 < 3000) __nanosleep(64);
+    }
+    return sm;
+}
+
 template <mode M, bool Trace, int W = 1>
 __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     trace_kernel(const agent_t::params p, const cu::count_tile_state state, unsigned int* ticket,
-                 std::int64_t tiles, tile_rec* rec) {
+                 std::int64_t tiles, tile_rec* rec, const gate_cfg g) {
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     agent_t agent(p, dynamic_smem);
     unsigned long long t_start = 0, t_ticket = 0;
     if (Trace) t_start = globaltimer_ns();
+    unsigned sm = 0;
     if (threadIdx.x == 0) {
         cu::bulk::init(&agent.h.bar);
         cu::bulk::fence_init();
+        sm = gate_enter(g, ticket);
         const std::int64_t order = atomicAdd(ticket, 1u);
         if (Trace) t_ticket = globaltimer_ns();
         if (M != mode::cp_async && agent.is_full(order)) agent.start_copy(order);
@@ -240,6 +280,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     }
     unsigned long long t_loaded = 0, t_counted = 0, t_prefixed = 0;
     if (Trace && threadIdx.x == 0) t_loaded = globaltimer_ns();
+    if (g.q > 0 && threadIdx.x == 0) atomicAdd(g.landed + sm, 1u);
     timed_tile<Trace, W>(agent, tile, tiles, state, t_counted, t_prefixed);
     if constexpr (Trace) {
         __syncthreads();
@@ -331,6 +372,8 @@ struct run_ctx {
     tile_rec* rec;
     le_pred pred;
     cudaStream_t s;
+    gate_cfg gate;
+    unsigned* gate_words;  // issued[256], landed[256]
 };
 
 /// The persistent kernel's grid: the blocks that fit on the device at once (all must be resident).
@@ -349,6 +392,8 @@ unsigned persist_grid(std::int64_t tiles) {
 template <mode M, bool Trace, int W = 1>
 void launch(run_ctx& c) {
     ok(cudaMemsetAsync(c.words, 0, static_cast<std::size_t>(c.tiles) * 8 + 16, c.s), "memset");
+    if (c.gate.q > 0 || c.gate.rank_waves > 0)
+        ok(cudaMemsetAsync(c.gate_words, 0, 512 * sizeof(unsigned), c.s), "gate memset");
     const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
     if constexpr (M == mode::persist) {
         static const unsigned grid = persist_grid<Trace>(c.tiles);
@@ -356,7 +401,7 @@ void launch(run_ctx& c) {
             p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
     } else {
         trace_kernel<M, Trace, W><<<static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
-            p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
+            p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec, c.gate);
     }
     ok(cudaGetLastError(), "launch");
 }
@@ -447,6 +492,7 @@ int main(int argc, char** argv) {
     ok(cudaMalloc(&c.words, static_cast<std::size_t>(c.tiles) * 8 + 16), "words");
     c.ticket = reinterpret_cast<unsigned int*>(c.words);
     ok(cudaMalloc(&c.rec, static_cast<std::size_t>(c.tiles) * sizeof(tile_rec)), "rec");
+    ok(cudaMalloc(&c.gate_words, 512 * sizeof(unsigned)), "gate");
     fill<<<1024, 256, 0, s>>>(c.in, c.n, 12345);
     int* num = nullptr;
     ok(cudaMalloc(&num, 4), "num");
@@ -489,6 +535,19 @@ int main(int argc, char** argv) {
         const std::size_t comma = std::min(rows.find(',', at), rows.size());
         const std::string name = rows.substr(at, comma - at);
         at = comma + 1;
+        c.gate = gate_cfg{};
+        if (name == "q1" || name == "q2" || name == "q3" || name == "rank") {
+            cudaDeviceProp pr{};
+            ok(cudaGetDeviceProperties(&pr, 0), "props");
+            c.gate = gate_cfg{c.gate_words, c.gate_words + 256,
+                              name == "rank" ? 0u : static_cast<unsigned>(name[1] - '0'),
+                              name == "rank" ? static_cast<unsigned>(tuning::min_blocks) : 0u,
+                              static_cast<unsigned>(pr.multiProcessorCount)};
+            const std::string label = "tma " + name;
+            row<mode::tma>(label.c_str(), c, t, copy_us, cub_us, cub_kept);
+            c.gate = gate_cfg{};
+            continue;
+        }
         if (name == "tma") row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
         else if (name == "w2") row<mode::tma, 2>("tma w2", c, t, copy_us, cub_us, cub_kept);
         else if (name == "w4") row<mode::tma, 4>("tma w4", c, t, copy_us, cub_us, cub_kept);
@@ -539,6 +598,7 @@ int main(int argc, char** argv) {
     cudaFree(temp);
     cudaFree(num);
     cudaFree(c.rec);
+    cudaFree(c.gate_words);
     cudaFree(c.words);
     cudaFree(c.total);
     cudaFree(c.ref);
