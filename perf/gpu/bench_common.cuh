@@ -1,7 +1,8 @@
 // perf/gpu/bench_common.cuh -- what the GPU benchmarks share: the CUDA error check, the event
 // timer (method: shared/ANCHORS.md and docs/performance.md -- 3 warm-up calls, then the median of
-// `reps` calls, each timed alone with CUDA events on one stream), the input generators' mix and
-// the device's global timer.
+// `reps` calls, each timed alone with CUDA events on one stream; or several contenders timed
+// interleaved, a call of each per repetition), the input generators' mix and the device's global
+// timer.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <vector>
 
 namespace sweep_bench {
@@ -74,6 +76,41 @@ struct timer {
     template <class F>
     double median_us(F&& f, int reps = 25) {
         return median_us(f, [] {}, reps);
+    }
+
+    /// One contender of interleaved(): the timed call and what runs before it, untimed.
+    struct contender {
+        std::function<void()> call;
+        std::function<void()> setup = [] {};
+    };
+
+    /// The contenders timed interleaved: each repetition times one call of every contender, each
+    /// alone with events as median_us does, starting from a different contender each time
+    /// (rotated), so that a drift of the machine during the run (clocks, another process's
+    /// traffic) falls on all of them alike instead of on whichever was timed last. 3 rounds of
+    /// warm-up, then `reps` rounds; the median of each, in microseconds, in the contenders'
+    /// order. A ratio of two of these compares times taken side by side.
+    std::vector<double> interleaved(const std::vector<contender>& cs, int reps = 25) {
+        const std::size_t k = cs.size();
+        std::vector<std::vector<float>> ms(k, std::vector<float>(static_cast<std::size_t>(reps)));
+        for (int r = -3; r < reps; ++r) {
+            for (std::size_t j = 0; j < k; ++j) {
+                const std::size_t c = (j + static_cast<std::size_t>(r + 3)) % k;
+                cs[c].setup();
+                ok(cudaEventRecord(a, s), "record");
+                cs[c].call();
+                ok(cudaEventRecord(b, s), "record");
+                ok(cudaEventSynchronize(b), "sync");
+                if (r >= 0) ok(cudaEventElapsedTime(&ms[c][static_cast<std::size_t>(r)], a, b), "elapsed");
+            }
+        }
+        ok(cudaGetLastError(), "interleaved");
+        std::vector<double> med(k);
+        for (std::size_t c = 0; c < k; ++c) {
+            std::sort(ms[c].begin(), ms[c].end());
+            med[c] = 1000.0 * ms[c][static_cast<std::size_t>(reps / 2)];
+        }
+        return med;
     }
 };
 

@@ -6,6 +6,10 @@
 // Method (as bench_gpu_scan.cu and shared/ANCHORS.md): device buffers allocated once, inputs
 // random in [1, 100] (never zero) generated on the device, the predicate x <= p keeps p %; 3
 // warm-up calls, then the median of 25 calls, each timed alone with CUDA events on one stream.
+// The contenders of a row (sweep, regs, cub, cub+count, thrust) are timed interleaved since
+// session 25: each repetition times one call of each, in an order rotated from one repetition
+// to the next (timer::interleaved), so that the machine's drift during a run (rows apart by
+// seconds differed by up to 5 % on the same code) falls on all of them alike.
 // The in-place partitions get a fresh copy of the input before every call, outside the timed
 // interval. Bandwidth: copy_if counts n values read + kept written; the partitions n read + n
 // written (kept + rejected), as ANCHORS.md. "% copy" divides by cudaMemcpyAsync device-to-device
@@ -97,7 +101,8 @@ void cub_wait_count(buffers& b, cudaStream_t s) {
 }
 
 void print_header(const char* algo) {
-    std::printf("\n%s, int32; times in us, median of 25\n\n", algo);
+    std::printf("\n%s, int32; times in us, median of 25; sweep, regs, cub, cub+count and thrust "
+                "timed interleaved (one call of each per repetition, rotated)\n\n", algo);
     std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | thrust us | %%copy  | vs CUB | vs thrust | check |\n");
     std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|-----------|--------|--------|-----------|-------|\n");
 }
@@ -141,29 +146,35 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 const sweep::less_or_equal<std::int32_t> pred{pct};
                 const anchor_le apred{pct};
                 std::int64_t kept = 0;
-                const double sweep_us = t.median_us([&] {
+                auto mine = [&] {
                     kept = sweep::copy_if(sweep::gpu.on(s), b.in, b.in + n, b.out, pred) - b.out;
-                });
+                };
                 std::int64_t regs_kept = 0;
-                const double regs_us = t.median_us([&] {
+                auto regs = [&] {
                     const std::int32_t* in = b.in;
                     regs_kept = sweep::detail::cuda::run_compaction<regs_tuning>(
                         "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
                         default_alloc(), regs_path);
+                };
+                const auto us = t.interleaved({
+                    {mine},
+                    {regs},
+                    {[&] { cub_select(b, n, apred, s); }},
+                    {[&] {
+                        cub_select(b, n, apred, s);
+                        cub_wait_count(b, s);
+                    }},
+                    {[&] { thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, apred); }},
                 });
+                const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
+                             cub_count_us = us[3], thrust_us = us[4];
+                // The checks, on one more call of each (thrust's writes out2 as well).
+                regs();
+                mine();
                 const bool regs_same = regs_kept == kept && host(b.out2, kept) == host(b.out, kept);
-                const double cub_us = t.median_us([&] {
-                    cub_select(b, n, apred, s);
-                });
-                const double cub_count_us = t.median_us([&] {
-                    cub_select(b, n, apred, s);
-                    cub_wait_count(b, s);
-                });
-                const double thrust_us = t.median_us([&] {
-                    thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, apred);
-                });
+                cub_select(b, n, apred, s);
+                cub_wait_count(b, s);
                 ok(cudaGetLastError(), "bench");
-                ok(cudaStreamSynchronize(s), "check");
                 const bool same = kept == *b.num_host && host(b.out, kept) == host(b.ref, kept);
                 print_row(csv, "copy_if", lg, pct, double(n + kept) * 4, copy_us, sweep_us, regs_us,
                           cub_us, cub_count_us, thrust_us,
@@ -183,32 +194,38 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 const sweep::less_or_equal<std::int32_t> pred{pct};
                 const anchor_le apred{pct};
                 std::int64_t kept = 0;
-                const double sweep_us = t.median_us([&] {
+                auto mine = [&] {
                     kept = sweep::partition_copy(sweep::gpu.on(s), b.in, b.in + n, b.out, b.out2, pred).first - b.out;
-                });
-                const auto sweep_t = host(b.out, kept);
-                const auto sweep_f = host(b.out2, n - kept);
+                };
                 std::int64_t regs_kept = 0;
-                const double regs_us = t.median_us([&] {
+                auto regs = [&] {
                     const std::int32_t* in = b.in;
                     regs_kept = sweep::detail::cuda::run_compaction<regs_tuning>(
                         "partition_copy", in, in, true, b.out, b.out2, true, false, n, pred, s,
                         default_alloc(), regs_path);
-                });
-                const bool regs_same = regs_kept == kept && host(b.out, kept) == sweep_t &&
-                                       host(b.out2, n - kept) == sweep_f;
-                const double cub_us = t.median_us([&] {
-                    cub_partition(b, n, apred, s);
-                });
-                const double cub_count_us = t.median_us([&] {
-                    cub_partition(b, n, apred, s);
-                    cub_wait_count(b, s);
-                });
+                };
                 // thrust writes into ref (+ the pristine buffer's room is not touched).
                 std::int32_t* t_false = b.ref + n;
-                const double thrust_us = t.median_us([&] {
-                    thrust::partition_copy(thrust::cuda::par.on(s), b.in, b.in + n, b.ref, t_false, apred);
+                const auto us = t.interleaved({
+                    {mine},
+                    {regs},
+                    {[&] { cub_partition(b, n, apred, s); }},
+                    {[&] {
+                        cub_partition(b, n, apred, s);
+                        cub_wait_count(b, s);
+                    }},
+                    {[&] { thrust::partition_copy(thrust::cuda::par.on(s), b.in, b.in + n, b.ref, t_false, apred); }},
                 });
+                const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
+                             cub_count_us = us[3], thrust_us = us[4];
+                // The checks, on one more call of each (sweep's and the register path's share
+                // their outputs).
+                mine();
+                const auto sweep_t = host(b.out, kept);
+                const auto sweep_f = host(b.out2, n - kept);
+                regs();
+                const bool regs_same = regs_kept == kept && host(b.out, kept) == sweep_t &&
+                                       host(b.out2, n - kept) == sweep_f;
                 ok(cudaGetLastError(), "bench");
                 // Check against CUB: selected in order, then the rejected reversed.
                 cub_partition(b, n, apred, s);
@@ -241,38 +258,42 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
             for (const int pct : pcts) {
                 const sweep::less_or_equal<std::int32_t> pred{pct};
                 const anchor_le apred{pct};
-                const double sweep_us = t.median_us(
-                    [&] {
-                        if (stable) sweep::stable_partition(sweep::gpu.on(s), b.out, b.out + n, pred);
-                        else sweep::partition(sweep::gpu.on(s), b.out, b.out + n, pred);
-                    },
-                    restore);
-                const auto mine = host(b.out, n);
+                auto run_mine = [&] {
+                    if (stable) sweep::stable_partition(sweep::gpu.on(s), b.out, b.out + n, pred);
+                    else sweep::partition(sweep::gpu.on(s), b.out, b.out + n, pred);
+                };
                 // The "regs" column: stable_partition forced onto the register path;
                 // partition through the stable pass (automatic path), i.e. before the exchange
                 // pass (session 12).
-                const double regs_us = t.median_us(
-                    [&] {
-                        sweep::detail::cuda::run_partition_in_place<regs_tuning>(
-                            algo, static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
-                            default_alloc(),
-                            stable ? regs_path : sweep::detail::cuda::compaction_path::automatic);
-                    },
-                    restore);
+                auto run_regs = [&] {
+                    sweep::detail::cuda::run_partition_in_place<regs_tuning>(
+                        algo, static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
+                        default_alloc(),
+                        stable ? regs_path : sweep::detail::cuda::compaction_path::automatic);
+                };
+                const auto us = t.interleaved({
+                    {run_mine, restore},
+                    {run_regs, restore},
+                    {[&] { cub_partition(b, n, apred, s); }},
+                    {[&] {
+                        cub_partition(b, n, apred, s);
+                        cub_wait_count(b, s);
+                    }},
+                    {[&] {
+                         if (stable) thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
+                         else thrust::partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
+                     },
+                     restore},
+                });
+                const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
+                             cub_count_us = us[3], thrust_us = us[4];
+                // The checks, on one more call of each.
+                restore();
+                run_mine();
+                const auto mine = host(b.out, n);
+                restore();
+                run_regs();
                 const auto regs_result = host(b.out, n);
-                const double cub_us = t.median_us([&] {
-                    cub_partition(b, n, apred, s);
-                });
-                const double cub_count_us = t.median_us([&] {
-                    cub_partition(b, n, apred, s);
-                    cub_wait_count(b, s);
-                });
-                const double thrust_us = t.median_us(
-                    [&] {
-                        if (stable) thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
-                        else thrust::partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
-                    },
-                    restore);
                 ok(cudaGetLastError(), "bench");
                 // stable_partition: the same as thrust::stable_partition. partition (unstable
                 // from 2^20): the kept ones first, at the same point, and a permutation of it.

@@ -171,7 +171,7 @@ enum class mode { tma, cp_async, persist };
 
 /// The steps of agent.run_tile(tile, tile, false, prefix) on a tile in shared memory, timed:
 /// thread 0's stamps go to t_counted and t_prefixed (Trace). Ends after the stores are issued.
-template <bool Trace, int W = 1, int F = W>
+template <bool Trace, int W = 1>
 __device__ void timed_tile(agent_t& a, std::int64_t tile, std::int64_t tiles,
                            const cu::count_tile_state& state, unsigned long long& t_counted,
                            unsigned long long& t_prefixed) {
@@ -181,7 +181,7 @@ __device__ void timed_tile(agent_t& a, std::int64_t tile, std::int64_t tiles,
     if (Trace && threadIdx.x == 0) t_counted = globaltimer_ns();
     int warp_before = 0;
     const int kept = a.tile_counts(warp_before);
-    cu::count_lookback<cu::count_tile_state, W, F> prefix{state, false};
+    cu::count_lookback<cu::count_tile_state, W> prefix{state, false};
     if (threadIdx.x < 32) a.announce(tile, kept, prefix);
     const int warp_kept = a.place(len);
     if (threadIdx.x < 32) {
@@ -241,7 +241,7 @@ __device__ unsigned gate_enter(const gate_cfg& g, const unsigned* ticket) {
     return sm;
 }
 
-template <mode M, bool Trace, int W = 1, int F = W>
+template <mode M, bool Trace, int W = 1>
 __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     trace_kernel(const agent_t::params p, const cu::count_tile_state state, unsigned int* ticket,
                  std::int64_t tiles, tile_rec* rec, const gate_cfg g) {
@@ -282,7 +282,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     unsigned long long t_loaded = 0, t_counted = 0, t_prefixed = 0;
     if (Trace && threadIdx.x == 0) t_loaded = globaltimer_ns();
     if (g.q > 0 && threadIdx.x == 0) atomicAdd(g.landed + sm, 1u);
-    timed_tile<Trace, W, F>(agent, tile, tiles, state, t_counted, t_prefixed);
+    timed_tile<Trace, W>(agent, tile, tiles, state, t_counted, t_prefixed);
     if constexpr (Trace) {
         __syncthreads();
         if (threadIdx.x == 0) record_tile(rec, tile, t_start, t_ticket, t_loaded, t_counted, t_prefixed);
@@ -390,7 +390,7 @@ unsigned persist_grid(std::int64_t tiles) {
     return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(tiles, resident)));
 }
 
-template <mode M, bool Trace, int W = 1, int F = W>
+template <mode M, bool Trace, int W = 1>
 void launch(run_ctx& c) {
     ok(cudaMemsetAsync(c.words, 0, static_cast<std::size_t>(c.tiles) * 8 + 16, c.s), "memset");
     if (c.gate.q > 0 || c.gate.rank_waves > 0)
@@ -401,13 +401,13 @@ void launch(run_ctx& c) {
         persist_kernel<Trace><<<grid, agent_t::threads, 2 * agent_t::smem_bytes, c.s>>>(
             p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec);
     } else {
-        trace_kernel<M, Trace, W, F><<<static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
+        trace_kernel<M, Trace, W><<<static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
             p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec, c.gate);
     }
     ok(cudaGetLastError(), "launch");
 }
 
-template <mode M, int W = 1, int F = W>
+template <mode M, int W = 1>
 void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, double cub_us,
          std::int64_t cub_kept) {
     if constexpr (M == mode::persist) {
@@ -418,14 +418,14 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
                                 2 * agent_t::smem_bytes),
            "smem");
     } else {
-        ok(cudaFuncSetAttribute(trace_kernel<M, false, W, F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        ok(cudaFuncSetAttribute(trace_kernel<M, false, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 agent_t::smem_bytes),
            "smem");
-        ok(cudaFuncSetAttribute(trace_kernel<M, true, W, F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        ok(cudaFuncSetAttribute(trace_kernel<M, true, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 agent_t::smem_bytes),
            "smem");
     }
-    const double us = t.median_us([&] { launch<M, false, W, F>(c); }, [] {}, 15);
+    const double us = t.median_us([&] { launch<M, false, W>(c); }, [] {}, 15);
     ok(cudaStreamSynchronize(c.s), "row");
     std::int64_t kept = 0;
     ok(cudaMemcpy(&kept, c.total, 8, cudaMemcpyDeviceToHost), "kept");
@@ -437,7 +437,7 @@ void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, do
         same = a == b;
     }
     const char* check = same ? "ok" : "MISMATCH";
-    launch<M, true, W, F>(c);
+    launch<M, true, W>(c);
     ok(cudaStreamSynchronize(c.s), "trace");
     ok(cudaGetLastError(), "trace");
     std::vector<tile_rec> r(static_cast<std::size_t>(c.tiles));
@@ -529,7 +529,7 @@ int main(int argc, char** argv) {
                 "count p50/99 | wait p50/99 | store p50/99 | life p50/99 | alive/SM |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     // argv[3]: the rows, comma-separated (tma, w2, w4, w8: tma with 2/4/8 look-back windows a
-    // poll; f2, f4, f8: one window for the first poll, then 2/4/8; q1-q3, rank: the ticket gates;
+    // poll; q1-q3, rank: the ticket gates;
     // persist, cp.async); default the session-24 set.
     const std::string rows = argc > 3 ? argv[3] : "tma,persist,cp.async,tma,persist";
     std::size_t at = 0;
@@ -554,16 +554,14 @@ int main(int argc, char** argv) {
         else if (name == "w2") row<mode::tma, 2>("tma w2", c, t, copy_us, cub_us, cub_kept);
         else if (name == "w4") row<mode::tma, 4>("tma w4", c, t, copy_us, cub_us, cub_kept);
         else if (name == "w8") row<mode::tma, 8>("tma w8", c, t, copy_us, cub_us, cub_kept);
-        else if (name == "f2") row<mode::tma, 1, 2>("tma f2", c, t, copy_us, cub_us, cub_kept);
-        else if (name == "f4") row<mode::tma, 1, 4>("tma f4", c, t, copy_us, cub_us, cub_kept);
-        else if (name == "f8") row<mode::tma, 1, 8>("tma f8", c, t, copy_us, cub_us, cub_kept);
         else if (name == "persist") row<mode::persist>("persist", c, t, copy_us, cub_us, cub_kept);
         else if (name == "cp.async") row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);
         else if (!name.empty()) std::printf("unknown row %s\n", name.c_str());
     }
-    // argv[4]: variants timed interleaved (one launch of each per repetition, 41 repetitions,
-    // the median of each), so that drift between rows does not pass for a difference: the
-    // same names as the rows, untraced; the first is the reference.
+    // argv[4]: variants timed interleaved (timer::interleaved: one launch of each per
+    // repetition, rotated, 41 repetitions, the median of each), so that drift between rows does
+    // not pass for a difference: the same names as the rows, untraced, and cub, library; the
+    // first is the reference.
     if (argc > 4) {
         cudaDeviceProp pr{};
         ok(cudaGetDeviceProperties(&pr, 0), "props");
@@ -582,9 +580,6 @@ int main(int argc, char** argv) {
             gate_cfg g{};
             std::function<void()> go;
             if (name == "tma") go = [&] { launch<mode::tma, false>(c); };
-            else if (name == "f2") go = [&] { launch<mode::tma, false, 1, 2>(c); };
-            else if (name == "f4") go = [&] { launch<mode::tma, false, 1, 4>(c); };
-            else if (name == "f8") go = [&] { launch<mode::tma, false, 1, 8>(c); };
             else if (name == "w4") go = [&] { launch<mode::tma, false, 4>(c); };
             else if (name == "q2" || name == "q3" || name == "rank") {
                 g = gate_cfg{c.gate_words, c.gate_words + 256,
@@ -604,37 +599,17 @@ int main(int argc, char** argv) {
             vs.push_back(variant{name, g, go});
         }
         ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
-        ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false, 1, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
-        ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false, 1, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
-        ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false, 1, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
         ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
-        cudaEvent_t e0, e1;
-        ok(cudaEventCreate(&e0), "event");
-        ok(cudaEventCreate(&e1), "event");
+        std::vector<sweep_bench::timer::contender> cs;
+        for (const auto& v : vs) cs.push_back({v.go, [&c, g = v.gate] { c.gate = g; }});
         constexpr int reps = 41;
-        std::vector<std::vector<double>> ms(vs.size());
-        for (int r = -3; r < reps; ++r) {
-            for (std::size_t k = 0; k < vs.size(); ++k) {
-                c.gate = vs[k].gate;
-                ok(cudaEventRecord(e0, s), "record");
-                vs[k].go();
-                ok(cudaEventRecord(e1, s), "record");
-                ok(cudaEventSynchronize(e1), "sync");
-                float m = 0;
-                ok(cudaEventElapsedTime(&m, e0, e1), "elapsed");
-                if (r >= 0) ms[k].push_back(1000.0 * m);
-            }
-        }
+        const auto med = t.interleaved(cs, reps);
         c.gate = gate_cfg{};
-        ok(cudaGetLastError(), "interleaved");
-        std::printf("\ninterleaved, %d repetitions (us: p25 / median / p75; ratio: the first's median "
-                    "over this one's)\n| variant | p25 | median | p75 | vs %s |\n|---|---|---|---|---|\n",
+        std::printf("\ninterleaved, %d repetitions (median us; ratio: the first's over this one's)\n"
+                    "| variant | median | vs %s |\n|---|---|---|\n",
                     reps, vs.empty() ? "" : vs[0].name.c_str());
         for (std::size_t k = 0; k < vs.size(); ++k)
-            std::printf("| %s | %.1f | %.1f | %.1f | %.3f |\n", vs[k].name.c_str(), pct(ms[k], .25),
-                        pct(ms[k], .5), pct(ms[k], .75), pct(ms[0], .5) / pct(ms[k], .5));
-        cudaEventDestroy(e0);
-        cudaEventDestroy(e1);
+            std::printf("| %s | %.1f | %.3f |\n", vs[k].name.c_str(), med[k], med[0] / med[k]);
     }
     const double sync_us = t.median_us(
         [&] {

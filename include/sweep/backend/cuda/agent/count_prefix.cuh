@@ -61,8 +61,7 @@ struct count_carry {
     }
 };
 
-/// Decoupled look-back on counts. Windows: windows of 32 tiles read per poll; FarWindows: per
-/// poll after the first (lookback.cuh).
+/// Decoupled look-back on counts. Windows: windows of 32 tiles read per poll (lookback.cuh).
 ///
 /// Fenced (the in-place partitions write their kept elements back into the input): a tile may
 /// then overwrite input of the tiles before it, which is safe only if each of them has finished
@@ -73,7 +72,7 @@ struct count_carry {
 /// chain a happens-before in the PTX memory model, which relaxed status words alone do not:
 /// fence, then publish (release pattern); observe, then fence (acquire pattern). Tiles after
 /// this one are never written by it (its output ends where its own input ends).
-template <class State, int Windows = 1, int FarWindows = Windows>
+template <class State, int Windows = 1>
 struct count_lookback {
     State state;
     bool fenced;
@@ -90,9 +89,7 @@ struct count_lookback {
         if (tile != 0) {
             // (tile_exclusive_prefix publishes the aggregate again: the same word, harmless.)
             count_plus op;
-            before = lookback::tile_exclusive_prefix<false, 0, Windows, std::int64_t, count_plus,
-                                                   State, FarWindows>(state, tile, aggregate,
-                                                                      op, lane);
+            before = lookback::tile_exclusive_prefix<false, 0, Windows>(state, tile, aggregate, op, lane);
             if (fenced) __threadfence();
             if (lane == 0) state.publish(tile, lookback::status_prefix, before + aggregate);
         }

@@ -192,33 +192,9 @@ __device__ __noinline__ T ordered_walk_far(const State& state, std::int64_t stop
     }
 }
 
-/// One poll of the default mode's walk: reads Windows windows below `end` (read_windows) and
-/// combines them onto `acc` up to the nearest published prefix. Returns whether it found one.
-template <unsigned BackoffNs, int Windows, class T, class Op, class State>
-__device__ __forceinline__ bool walk_poll(const State& state, std::int64_t end, maybe<T>& acc,
-                                          Op& op, int lane) {
-    std::uint32_t s[Windows];
-    reg_array<T, Windows> v;
-    read_windows<BackoffNs, Windows>(state, end, lane, s, v);
-#pragma unroll
-    for (int j = 0; j < Windows; ++j) {
-        const unsigned prefixes = __ballot_sync(full_mask, s[j] == status_prefix);
-        const int k = prefixes != 0 ? __ffs(prefixes) - 1 : warp_threads - 1;
-        const T w = reduce_window(v[j], k, op, lane);
-        acc = acc.has ? maybe<T>(static_cast<T>(op(w, acc.get()))) : maybe<T>(w);
-        if (prefixes != 0) return true;
-    }
-    return false;
-}
-
 /// The exclusive prefix of `tile` (> 0). Called by all 32 lanes of one warp; every lane returns
 /// the prefix. Publishes A(aggregate) first and P(prefix op aggregate) last.
-/// FarWindows (default mode only): windows a poll once the first poll (Windows windows, where a
-/// tile spins while its nearest predecessors have published nothing) found no prefix. Those
-/// tiles are older, so they have mostly published: reading them FarWindows at a time costs one
-/// L2 round trip per 32 * FarWindows tiles instead of per 32 * Windows.
-template <bool Ordered, unsigned BackoffNs, int Windows, class T, class Op, class State,
-          int FarWindows = Windows>
+template <bool Ordered, unsigned BackoffNs, int Windows, class T, class Op, class State>
 __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const T& aggregate, Op& op,
                                    int lane) {
     if (lane == 0) state.publish(tile, status_aggregate, aggregate);
@@ -271,13 +247,19 @@ __device__ T tile_exclusive_prefix(const State& state, std::int64_t tile, const 
     } else {
         maybe<T> acc;  // reduction of the tiles already combined (to the right of the window)
         std::int64_t end = tile;
-        if constexpr (FarWindows == Windows) {
-            for (;; end -= Windows * warp_threads)
-                if (walk_poll<BackoffNs, Windows>(state, end, acc, op, lane)) return acc.get();
-        } else {
-            if (walk_poll<BackoffNs, Windows>(state, end, acc, op, lane)) return acc.get();
-            for (end -= Windows * warp_threads;; end -= FarWindows * warp_threads)
-                if (walk_poll<BackoffNs, FarWindows>(state, end, acc, op, lane)) return acc.get();
+        for (;;) {
+            std::uint32_t s[Windows];
+            reg_array<T, Windows> v;
+            read_windows<BackoffNs, Windows>(state, end, lane, s, v);
+#pragma unroll
+            for (int j = 0; j < Windows; ++j) {
+                const unsigned prefixes = __ballot_sync(full_mask, s[j] == status_prefix);
+                const int k = prefixes != 0 ? __ffs(prefixes) - 1 : warp_threads - 1;
+                const T w = reduce_window(v[j], k, op, lane);
+                acc = acc.has ? maybe<T>(static_cast<T>(op(w, acc.get()))) : maybe<T>(w);
+                if (prefixes != 0) return acc.get();
+            }
+            end -= Windows * warp_threads;
         }
     }
 }
