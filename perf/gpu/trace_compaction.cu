@@ -486,9 +486,13 @@ int main(int argc, char** argv) {
     c.tiles = (c.n + agent_t::tile_items - 1) / agent_t::tile_items;
     c.pred = le_pred{kept_pct};
     c.s = s;
-    ok(cudaMalloc(&c.in, c.n * 4), "in");
-    ok(cudaMalloc(&c.out, c.n * 4), "out");
-    ok(cudaMalloc(&c.ref, c.n * 4), "ref");
+    // argv[5]: the buffers' size as a power of two (at least n): the compaction bench allocates
+    // them for its largest n, and its 2^24 rows ran slower in its 2^28 runs (session 25).
+    const int alloc_lg = std::max(lg, argc > 5 ? std::atoi(argv[5]) : lg);
+    const std::int64_t cap = std::int64_t{1} << alloc_lg;
+    ok(cudaMalloc(&c.in, cap * 4), "in");
+    ok(cudaMalloc(&c.out, cap * 4), "out");
+    ok(cudaMalloc(&c.ref, cap * 4), "ref");
     ok(cudaMalloc(&c.total, 8), "total");
     ok(cudaMalloc(&c.words, static_cast<std::size_t>(c.tiles) * 8 + 16), "words");
     c.ticket = reinterpret_cast<unsigned int*>(c.words);
@@ -519,9 +523,9 @@ int main(int argc, char** argv) {
     const double copy_us = memcpy_us * double(c.n + cub_kept) / double(2 * c.n);
     cudaDeviceProp prop{};
     ok(cudaGetDeviceProperties(&prop, 0), "props");
-    std::printf("device: %s, %d SMs; int32 2^%d, %d %% kept (%d), tile %lld x int32, %d threads, "
-                "%d B shared a block\n",
-                prop.name, prop.multiProcessorCount, lg, kept_pct, cub_kept,
+    std::printf("device: %s, %d SMs; int32 2^%d (buffers of 2^%d), %d %% kept (%d), tile %lld x int32, "
+                "%d threads, %d B shared a block\n",
+                prop.name, prop.multiProcessorCount, lg, alloc_lg, kept_pct, cub_kept,
                 static_cast<long long>(agent_t::tile_items), agent_t::threads, agent_t::smem_bytes);
     std::printf("memcpy of n int32: %.1f us; cub::DeviceSelect::If: %.1f us (%.1f%% of copy)\n\n",
                 memcpy_us, cub_us, 100 * copy_us / cub_us);
