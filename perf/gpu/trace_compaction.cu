@@ -493,6 +493,8 @@ int main(int argc, char** argv) {
     ok(cudaMalloc(&c.in, cap * 4), "in");
     ok(cudaMalloc(&c.out, cap * 4), "out");
     ok(cudaMalloc(&c.ref, cap * 4), "ref");
+    std::int32_t* extra[2] = {nullptr, nullptr};
+    for (auto& e : extra) ok(cudaMalloc(&e, cap * 4), "extra");
     ok(cudaMalloc(&c.total, 8), "total");
     ok(cudaMalloc(&c.words, static_cast<std::size_t>(c.tiles) * 8 + 16), "words");
     c.ticket = reinterpret_cast<unsigned int*>(c.words);
@@ -595,6 +597,14 @@ int main(int argc, char** argv) {
                     std::size_t b = temp_bytes;
                     cub::DeviceSelect::If(temp, b, c.in, c.ref, num, static_cast<int>(c.n), c.pred, s);
                 };
+            } else if (name == "cubx1" || name == "cubx2") {
+                // CUB into one of two more buffers of the same size (argv[5]), as the bench's
+                // other contenders write buffers of their own.
+                std::int32_t* to = name == "cubx1" ? extra[0] : extra[1];
+                go = [&, to] {
+                    std::size_t b = temp_bytes;
+                    cub::DeviceSelect::If(temp, b, c.in, to, num, static_cast<int>(c.n), c.pred, s);
+                };
             } else if (name == "library") {
                 go = [&] { (void)sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred); };
             } else {
@@ -658,6 +668,7 @@ int main(int argc, char** argv) {
     cudaFree(num);
     cudaFree(c.rec);
     cudaFree(c.gate_words);
+    for (auto* e : extra) cudaFree(e);
     cudaFree(c.words);
     cudaFree(c.total);
     cudaFree(c.ref);
