@@ -165,9 +165,18 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         cub_wait_count(b, s);
                     }},
                     {[&] { thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, apred); }},
+                    // The dispatch layer's default path compiled in this file (not the
+                    // library's precompiled kernel): is a difference the kernel's or the call's?
+                    {[&] {
+                        const std::int32_t* in = b.in;
+                        (void)sweep::detail::cuda::run_compaction<regs_tuning>(
+                            "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
+                            default_alloc());
+                    }},
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
                              cub_count_us = us[3], thrust_us = us[4];
+                std::printf("(2^%d %d%%: the default path compiled here %.1f us)\n", lg, pct, us[5]);
                 // The checks, on one more call of each (thrust's writes out2 as well).
                 regs();
                 mine();
