@@ -86,8 +86,10 @@ struct timer {
 
     /// The contenders timed interleaved: each repetition times one call of every contender, each
     /// alone with events as median_us does, starting from a different contender each time
-    /// (rotated), so that a drift of the machine during the run (clocks, another process's
-    /// traffic) falls on all of them alike instead of on whichever was timed last. 3 rounds of
+    /// (rotated) and walking them forward on even rounds and backward on odd ones, so that a
+    /// drift of the machine during the run (clocks, another process's traffic) falls on all of
+    /// them alike instead of on whichever was timed last, and each follows more than one
+    /// neighbour (a call can leave work behind for the next: dirty lines in L2). 3 rounds of
     /// warm-up, then `reps` rounds; the median of each, in microseconds, in the contenders'
     /// order. A ratio of two of these compares times taken side by side.
     std::vector<double> interleaved(const std::vector<contender>& cs, int reps = 25) {
@@ -95,7 +97,8 @@ struct timer {
         std::vector<std::vector<float>> ms(k, std::vector<float>(static_cast<std::size_t>(reps)));
         for (int r = -3; r < reps; ++r) {
             for (std::size_t j = 0; j < k; ++j) {
-                const std::size_t c = (j + static_cast<std::size_t>(r + 3)) % k;
+                const std::size_t step = (r + 3) % 2 == 0 ? j : k - 1 - j;
+                const std::size_t c = (step + static_cast<std::size_t>(r + 3)) % k;
                 cs[c].setup();
                 ok(cudaEventRecord(a, s), "record");
                 cs[c].call();

@@ -6,7 +6,9 @@
 // Method (as bench_gpu_scan.cu and shared/ANCHORS.md): device buffers allocated once, inputs
 // random in [1, 100] (never zero) generated on the device, the predicate x <= p keeps p %; 3
 // warm-up calls, then the median of 25 calls, each timed alone with CUDA events on one stream.
-// The contenders of a row (sweep, regs, cub, cub+count, thrust) are timed interleaved since
+// The contenders of a row (sweep, regs, cub, cub+count, thrust, the memcpy of the "% copy"
+// columns; for copy_if also the default path compiled in this file, printed in a table of its
+// own after the rows; for partition also the forced exchange pass) are timed interleaved since
 // session 25: each repetition times one call of each, in an order rotated from one repetition
 // to the next (timer::interleaved), so that the machine's drift during a run (rows apart by
 // seconds differed by up to 5 % on the same code) falls on all of them alike.
@@ -101,7 +103,7 @@ void cub_wait_count(buffers& b, cudaStream_t s) {
 }
 
 void print_header(const char* algo) {
-    std::printf("\n%s, int32; times in us, median of 25; sweep, regs, cub, cub+count and thrust "
+    std::printf("\n%s, int32; times in us, median of 25; each row's contenders (memcpy included) "
                 "timed interleaved (one call of each per repetition, rotated)\n\n", algo);
     std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | thrust us | %%copy  | vs CUB | vs thrust | check |\n");
     std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|-----------|--------|--------|-----------|-------|\n");
@@ -137,11 +139,9 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
 
     if (all || what == "copy_if") {
         print_header("copy_if (sweep::copy_if / cub::DeviceSelect::If / thrust::copy_if)");
+        std::vector<std::string> direct_lines;
         for (int lg = lo; lg <= hi; lg += 2) {
             const std::int64_t n = std::int64_t{1} << lg;
-            const double copy_us = t.median_us([&] {
-                ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
-            });
             for (const int pct : pcts) {
                 const sweep::less_or_equal<std::int32_t> pred{pct};
                 const anchor_le apred{pct};
@@ -156,6 +156,15 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
                         default_alloc(), regs_path);
                 };
+                // The dispatch layer's default path compiled in this file (not the library's
+                // precompiled kernel): is a difference the kernel's or the call's?
+                std::int64_t direct_kept = 0;
+                auto direct = [&] {
+                    const std::int32_t* in = b.in;
+                    direct_kept = sweep::detail::cuda::run_compaction<regs_tuning>(
+                        "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
+                        default_alloc());
+                };
                 const auto us = t.interleaved({
                     {mine},
                     {regs},
@@ -165,22 +174,22 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         cub_wait_count(b, s);
                     }},
                     {[&] { thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, apred); }},
-                    // The dispatch layer's default path compiled in this file (not the
-                    // library's precompiled kernel): is a difference the kernel's or the call's?
-                    {[&] {
-                        const std::int32_t* in = b.in;
-                        (void)sweep::detail::cuda::run_compaction<regs_tuning>(
-                            "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
-                            default_alloc());
-                    }},
+                    {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
+                    {direct},
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
-                             cub_count_us = us[3], thrust_us = us[4];
-                std::printf("(2^%d %d%%: the default path compiled here %.1f us)\n", lg, pct, us[5]);
+                             cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
                 // The checks, on one more call of each (thrust's writes out2 as well).
-                regs();
+                direct();
                 mine();
+                const bool direct_same =
+                    direct_kept == kept && host(b.out2, kept) == host(b.out, kept);
+                regs();
                 const bool regs_same = regs_kept == kept && host(b.out2, kept) == host(b.out, kept);
+                char line[160];
+                std::snprintf(line, sizeof line, "| 2^%-2d | %3d%% | %9.1f | %5.2fx | %s |", lg, pct,
+                              us[6], sweep_us / us[6], direct_same ? "ok" : "MISMATCH");
+                direct_lines.push_back(line);
                 cub_select(b, n, apred, s);
                 cub_wait_count(b, s);
                 ok(cudaGetLastError(), "bench");
@@ -190,15 +199,17 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
             }
         }
+        std::printf("\nThe same rows' sixth contender: the dispatch layer's default path compiled in "
+                    "this file (run_compaction), timed interleaved with them\n\n"
+                    "| n    | kept | direct us | sweep / direct | check |\n"
+                    "|------|------|-----------|----------------|-------|\n");
+        for (const auto& l : direct_lines) std::printf("%s\n", l.c_str());
     }
 
     if (all || what == "partition_copy") {
         print_header("partition_copy (sweep::partition_copy / cub::DevicePartition::If / thrust::partition_copy)");
         for (int lg = lo; lg <= hi; lg += 2) {
             const std::int64_t n = std::int64_t{1} << lg;
-            const double copy_us = t.median_us([&] {
-                ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
-            });
             for (const int pct : pcts) {
                 const sweep::less_or_equal<std::int32_t> pred{pct};
                 const anchor_le apred{pct};
@@ -224,9 +235,10 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         cub_wait_count(b, s);
                     }},
                     {[&] { thrust::partition_copy(thrust::cuda::par.on(s), b.in, b.in + n, b.ref, t_false, apred); }},
+                    {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
-                             cub_count_us = us[3], thrust_us = us[4];
+                             cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
                 // The checks, on one more call of each (sweep's and the register path's share
                 // their outputs).
                 mine();
@@ -258,9 +270,6 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                             : "partition in place (sweep / cub::DevicePartition::If out of place / thrust::partition)");
         for (int lg = lo; lg <= hi; lg += 2) {
             const std::int64_t n = std::int64_t{1} << lg;
-            const double copy_us = t.median_us([&] {
-                ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
-            });
             auto restore = [&] {
                 ok(cudaMemcpyAsync(b.out, b.pristine, n * 4, cudaMemcpyDeviceToDevice, s), "restore");
             };
@@ -280,7 +289,14 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         default_alloc(),
                         stable ? regs_path : sweep::detail::cuda::compaction_path::automatic);
                 };
-                const auto us = t.interleaved({
+                // The exchange pass forced at every size (partition only; the public call takes
+                // it from swap_partition_min_n = 2^24): the figures that set that threshold.
+                auto run_exchange = [&] {
+                    sweep::detail::cuda::run_partition_unstable_in_place<regs_tuning>(
+                        algo, static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
+                        default_alloc(), 1);
+                };
+                std::vector<sweep_bench::timer::contender> cs = {
                     {run_mine, restore},
                     {run_regs, restore},
                     {[&] { cub_partition(b, n, apred, s); }},
@@ -293,9 +309,12 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                          else thrust::partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
                      },
                      restore},
-                });
+                    {[&] { ok(cudaMemcpyAsync(b.out2, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
+                };
+                if (!stable) cs.push_back({run_exchange, restore});
+                const auto us = t.interleaved(cs);
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
-                             cub_count_us = us[3], thrust_us = us[4];
+                             cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
                 // The checks, on one more call of each.
                 restore();
                 run_mine();
@@ -326,15 +345,9 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                           cub_us, cub_count_us, thrust_us,
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
                 if (!stable) {
-                    // The exchange pass forced at every size (the public call takes it from
-                    // swap_partition_min_n = 2^24): the figures that set that threshold.
-                    const double ex_us = t.median_us(
-                        [&] {
-                            sweep::detail::cuda::run_partition_unstable_in_place<regs_tuning>(
-                                algo, static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
-                                default_alloc(), 1);
-                        },
-                        restore);
+                    const double ex_us = us[6];
+                    restore();
+                    run_exchange();
                     const bool ex_ok = as_partition(host(b.out, n));
                     std::printf("|      |      | exchange pass forced: %9.1f us | %5.1f%% copy | "
                                 "%5.2fx stable pass | %5.2fx CUB | %s |\n",
@@ -570,16 +583,18 @@ int main(int argc, char** argv) {
     ok(cudaGetDeviceProperties(&prop, 0), "props");
     std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount,
                 prop.l2CacheSize >> 20);
-    if (std::getenv("SWEEP_BENCH_ALLOC_LG"))
-        std::printf("buffers for 2^%s elements (SWEEP_BENCH_ALLOC_LG)\n", std::getenv("SWEEP_BENCH_ALLOC_LG"));
 
     cudaStream_t s;
     ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
     buffers b{};
     // SWEEP_BENCH_ALLOC_LG: buffers for 2^k elements when that is more than 2^hi (session 25:
     // the 2^24 rows of `28 24` runs were slower for sweep than those of `24 24` runs).
-    const int alloc_lg = std::getenv("SWEEP_BENCH_ALLOC_LG") ? std::atoi(std::getenv("SWEEP_BENCH_ALLOC_LG")) : 0;
+    // At most 2^30 (CUB's counts are int).
+    const int alloc_lg = std::getenv("SWEEP_BENCH_ALLOC_LG")
+                             ? std::clamp(std::atoi(std::getenv("SWEEP_BENCH_ALLOC_LG")), 0, 30)
+                             : 0;
     b.nmax = std::int64_t{1} << std::max(hi, alloc_lg);
+    if (alloc_lg > hi) std::printf("buffers for 2^%d elements (SWEEP_BENCH_ALLOC_LG)\n", alloc_lg);
     ok(cudaMalloc(&b.in, b.nmax * 4), "cudaMalloc");
     ok(cudaMalloc(&b.pristine, b.nmax * 4), "cudaMalloc");
     ok(cudaMalloc(&b.out, b.nmax * 4), "cudaMalloc");

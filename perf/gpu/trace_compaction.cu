@@ -2,10 +2,19 @@
 // issue 4): the library's bulk agent (agent/compaction_bulk_agent.cuh) driven by kernels of this
 // file, which time each block's phases with the global timer, and variants of the load.
 //
-//   sweep_perf_gpu_trace_compaction [log2 n = 28] [kept % = 10]
+//   sweep_perf_gpu_trace_compaction [log2 n = 28] [kept % = 10] [rows] [interleaved] [log2 buffers]
 //
-// Kernels (one tile a block in ticket order, as compaction_bulk_kernel; tile states zeroed by a
-// memset before each launch, so every row pays the same):
+// rows: the traced rows below, comma-separated (default tma,persist,cp.async,tma,persist; x for
+// none), with, since session 25 (perf/notes-gpu.md C8), w2/w4/w8 (the tma kernel with 2/4/8
+// look-back windows a poll) and q1-q3/rank (the tma kernel behind a ticket gate, gate_cfg).
+// interleaved: variants timed with timer::interleaved (one launch of each per repetition,
+// rotated): tma, w4, cp.async, q1-q3, rank, cub, cubx1/cubx2 (CUB writing buffers of its own),
+// library.
+// log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
+// compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
+//
+// Kernels (one tile a block in ticket order, as compaction_bulk_kernel; the ticket, tile states
+// and gate counters zeroed by one memset before each launch, so every row pays the same):
 //   tma       the library's load: thread 0 takes the ticket and issues one cp.async.bulk of the
 //             tile (the copy engine)
 //   cp.async  every thread copies 16-byte pieces with cp.async.cg (LDGSTS: the requests of all
@@ -15,7 +24,8 @@
 //             tile buffers: the next tile's copy starts as soon as a buffer is free. Measured:
 //             0.50-0.65x CUB, each tile's look-back wait now spent by a block on one tile
 // After each tma and persist row: the first wave against the rest, and a 16-slice timeline of the
-// blocks alive, loading and storing.
+// blocks alive, loading and storing; after each tma row, each tile's wait split into straggle and
+// walk, and the first wave's landing order per SM (print_chain).
 // (Session 18 also had a "no-wait" row, the look-back not waiting and every tile taking prefix 0;
 // meant as the bound the waiting leaves, it was not one: every tile then stores at the same
 // addresses, and it ran slower than tma. Removed.)
@@ -145,7 +155,7 @@ void print_chain(const std::vector<tile_rec>& r, unsigned long long first) {
     int sms = 0, in_order = 0;
     for (auto& v : by_sm) {
         if (v.empty()) continue;
-        std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return r[a].ticket < r[b].ticket; });
+        std::sort(v.begin(), v.end());  // tile index = ticket number: the order of the tickets
         ++sms;
         bool ordered = true;
         for (std::size_t k = 0; k < v.size(); ++k) {
@@ -209,7 +219,8 @@ __device__ void record_tile(tile_rec* rec, std::int64_t tile, unsigned long long
 /// every tile then waits for the slowest of its predecessors. Per SM (%smid, 256 counters),
 /// `issued` numbers the blocks that started there and `landed` counts their tiles landed.
 ///   q > 0:  a block takes its ticket only when fewer than q of its SM's copies are in flight
-///           (its number k < landed + q), so tickets follow the order in which tiles will land.
+///           (its number k < landed + q), or after 20 us, so tickets follow the order in which
+///           tiles will land.
 ///   rank:   the k-th block to start on an SM, k < rank_waves, takes its ticket only once
 ///           k * sms tickets have been taken (the first wave: tickets by queue place), or after
 ///           3 us.
@@ -233,7 +244,9 @@ __device__ unsigned gate_enter(const gate_cfg& g, const unsigned* ticket) {
     const unsigned sm = smid & 255u;
     const unsigned k = atomicAdd(g.issued + sm, 1u);
     if (g.q > 0) {
-        while (k >= ld_relaxed_u32(g.landed + sm) + g.q) __nanosleep(64);
+        const unsigned long long t0 = globaltimer_ns();
+        while (k >= ld_relaxed_u32(g.landed + sm) + g.q && globaltimer_ns() - t0 < 20000)
+            __nanosleep(64);
     } else if (k < g.rank_waves && k > 0) {
         const unsigned long long t0 = globaltimer_ns();
         while (ld_relaxed_u32(ticket) < k * g.sms && globaltimer_ns() - t0 < 3000) __nanosleep(64);
@@ -374,8 +387,34 @@ struct run_ctx {
     le_pred pred;
     cudaStream_t s;
     gate_cfg gate;
-    unsigned* gate_words;  // issued[256], landed[256]
+    unsigned* gate_words;  // issued[256], landed[256], after the tile states in `words`
 };
+
+/// The ticket (16 bytes), the tile states and the gates' counters: one allocation, one memset.
+std::size_t words_bytes(std::int64_t tiles) {
+    return static_cast<std::size_t>(tiles) * 8 + 16 + 512 * sizeof(unsigned);
+}
+
+/// The gate a row or variant name asks for (q1-q3, rank; none otherwise).
+gate_cfg gate_of(const std::string& name, const run_ctx& c, unsigned sms) {
+    if (name == "q1" || name == "q2" || name == "q3")
+        return gate_cfg{c.gate_words, c.gate_words + 256, static_cast<unsigned>(name[1] - '0'), 0u, sms};
+    if (name == "rank")
+        return gate_cfg{c.gate_words, c.gate_words + 256, 0u,
+                        static_cast<unsigned>(tuning::min_blocks), sms};
+    return gate_cfg{};
+}
+
+/// The names of a comma-separated list.
+std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> v;
+    for (std::size_t a = 0; a <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', a), list.size());
+        v.push_back(list.substr(a, comma - a));
+        a = comma + 1;
+    }
+    return v;
+}
 
 /// The persistent kernel's grid: the blocks that fit on the device at once (all must be resident).
 template <bool Trace>
@@ -392,9 +431,8 @@ unsigned persist_grid(std::int64_t tiles) {
 
 template <mode M, bool Trace, int W = 1>
 void launch(run_ctx& c) {
-    ok(cudaMemsetAsync(c.words, 0, static_cast<std::size_t>(c.tiles) * 8 + 16, c.s), "memset");
-    if (c.gate.q > 0 || c.gate.rank_waves > 0)
-        ok(cudaMemsetAsync(c.gate_words, 0, 512 * sizeof(unsigned), c.s), "gate memset");
+    // One memset for the ticket, the tile states and the gates' counters, whatever the row.
+    ok(cudaMemsetAsync(c.words, 0, words_bytes(c.tiles), c.s), "memset");
     const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
     if constexpr (M == mode::persist) {
         static const unsigned grid = persist_grid<Trace>(c.tiles);
@@ -479,8 +517,12 @@ int main(int argc, char** argv) {
 #else
     const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
     const int kept_pct = argc > 2 ? std::atoi(argv[2]) : 10;
+    // argv[6] = "whole": as the compaction bench, a non-blocking stream; all of `in` filled and
+    // copied whole into a buffer of its own (extra[1]) before timing. Otherwise a blocking stream
+    // and only the first n elements filled.
+    const bool whole = argc > 6 && std::string(argv[6]) == "whole";
     cudaStream_t s;
-    ok(cudaStreamCreate(&s), "stream");
+    ok(cudaStreamCreateWithFlags(&s, whole ? cudaStreamNonBlocking : cudaStreamDefault), "stream");
     run_ctx c{};
     c.n = std::int64_t{1} << lg;
     c.tiles = (c.n + agent_t::tile_items - 1) / agent_t::tile_items;
@@ -496,11 +538,12 @@ int main(int argc, char** argv) {
     std::int32_t* extra[2] = {nullptr, nullptr};
     for (auto& e : extra) ok(cudaMalloc(&e, cap * 4), "extra");
     ok(cudaMalloc(&c.total, 8), "total");
-    ok(cudaMalloc(&c.words, static_cast<std::size_t>(c.tiles) * 8 + 16), "words");
+    ok(cudaMalloc(&c.words, words_bytes(c.tiles)), "words");
     c.ticket = reinterpret_cast<unsigned int*>(c.words);
+    c.gate_words = reinterpret_cast<unsigned*>(c.words + 2 + c.tiles);
     ok(cudaMalloc(&c.rec, static_cast<std::size_t>(c.tiles) * sizeof(tile_rec)), "rec");
-    ok(cudaMalloc(&c.gate_words, 512 * sizeof(unsigned)), "gate");
-    fill<<<1024, 256, 0, s>>>(c.in, c.n, 12345);
+    fill<<<1024, 256, 0, s>>>(c.in, whole ? cap : c.n, 12345);
+    if (whole) ok(cudaMemcpyAsync(extra[1], c.in, cap * 4, cudaMemcpyDeviceToDevice, s), "pristine");
     int* num = nullptr;
     ok(cudaMalloc(&num, 4), "num");
     std::size_t temp_bytes = 0;
@@ -538,61 +581,39 @@ int main(int argc, char** argv) {
     // poll; q1-q3, rank: the ticket gates;
     // persist, cp.async); default the session-24 set.
     const std::string rows = argc > 3 ? argv[3] : "tma,persist,cp.async,tma,persist";
-    std::size_t at = 0;
-    while (at <= rows.size()) {
-        const std::size_t comma = std::min(rows.find(',', at), rows.size());
-        const std::string name = rows.substr(at, comma - at);
-        at = comma + 1;
-        c.gate = gate_cfg{};
-        if (name == "q1" || name == "q2" || name == "q3" || name == "rank") {
-            cudaDeviceProp pr{};
-            ok(cudaGetDeviceProperties(&pr, 0), "props");
-            c.gate = gate_cfg{c.gate_words, c.gate_words + 256,
-                              name == "rank" ? 0u : static_cast<unsigned>(name[1] - '0'),
-                              name == "rank" ? static_cast<unsigned>(tuning::min_blocks) : 0u,
-                              static_cast<unsigned>(pr.multiProcessorCount)};
+    const unsigned sms = static_cast<unsigned>(prop.multiProcessorCount);
+    for (const std::string& name : split(rows)) {
+        c.gate = gate_of(name, c, sms);
+        if (c.gate.q > 0 || c.gate.rank_waves > 0) {
             const std::string label = "tma " + name;
             row<mode::tma>(label.c_str(), c, t, copy_us, cub_us, cub_kept);
-            c.gate = gate_cfg{};
-            continue;
-        }
-        if (name == "tma") row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
+        } else if (name == "tma") row<mode::tma>("tma", c, t, copy_us, cub_us, cub_kept);
         else if (name == "w2") row<mode::tma, 2>("tma w2", c, t, copy_us, cub_us, cub_kept);
         else if (name == "w4") row<mode::tma, 4>("tma w4", c, t, copy_us, cub_us, cub_kept);
         else if (name == "w8") row<mode::tma, 8>("tma w8", c, t, copy_us, cub_us, cub_kept);
         else if (name == "persist") row<mode::persist>("persist", c, t, copy_us, cub_us, cub_kept);
         else if (name == "cp.async") row<mode::cp_async>("cp.async", c, t, copy_us, cub_us, cub_kept);
-        else if (!name.empty()) std::printf("unknown row %s\n", name.c_str());
+        else if (!name.empty() && name != "x") std::printf("unknown row %s\n", name.c_str());
     }
+    c.gate = gate_cfg{};
     // argv[4]: variants timed interleaved (timer::interleaved: one launch of each per
     // repetition, rotated, 41 repetitions, the median of each), so that drift between rows does
     // not pass for a difference: the same names as the rows, untraced, and cub, library; the
     // first is the reference.
     if (argc > 4) {
-        cudaDeviceProp pr{};
-        ok(cudaGetDeviceProperties(&pr, 0), "props");
-        const unsigned sms = static_cast<unsigned>(pr.multiProcessorCount);
         struct variant {
             std::string name;
             gate_cfg gate;
             std::function<void()> go;
         };
         std::vector<variant> vs;
-        const std::string list = argv[4];
-        for (std::size_t a = 0; a <= list.size();) {
-            const std::size_t comma = std::min(list.find(',', a), list.size());
-            const std::string name = list.substr(a, comma - a);
-            a = comma + 1;
-            gate_cfg g{};
+        for (const std::string& name : split(argv[4])) {
+            const gate_cfg g = gate_of(name, c, sms);
             std::function<void()> go;
-            if (name == "tma") go = [&] { launch<mode::tma, false>(c); };
+            if (name == "tma" || g.q > 0 || g.rank_waves > 0) go = [&] { launch<mode::tma, false>(c); };
             else if (name == "w4") go = [&] { launch<mode::tma, false, 4>(c); };
-            else if (name == "q2" || name == "q3" || name == "rank") {
-                g = gate_cfg{c.gate_words, c.gate_words + 256,
-                             name == "rank" ? 0u : static_cast<unsigned>(name[1] - '0'),
-                             name == "rank" ? static_cast<unsigned>(tuning::min_blocks) : 0u, sms};
-                go = [&] { launch<mode::tma, false>(c); };
-            } else if (name == "cub") {
+            else if (name == "cp.async") go = [&] { launch<mode::cp_async, false>(c); };
+            else if (name == "cub") {
                 go = [&] {
                     std::size_t b = temp_bytes;
                     cub::DeviceSelect::If(temp, b, c.in, c.ref, num, static_cast<int>(c.n), c.pred, s);
@@ -608,12 +629,15 @@ int main(int argc, char** argv) {
             } else if (name == "library") {
                 go = [&] { (void)sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred); };
             } else {
+                std::printf("unknown variant %s (interleaved: tma, w4, cp.async, q1-q3, rank, cub, "
+                            "cubx1, cubx2, library)\n", name.c_str());
                 continue;
             }
             vs.push_back(variant{name, g, go});
         }
         ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
         ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
+        ok(cudaFuncSetAttribute(trace_kernel<mode::cp_async, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
         std::vector<sweep_bench::timer::contender> cs;
         for (const auto& v : vs) cs.push_back({v.go, [&c, g = v.gate] { c.gate = g; }});
         constexpr int reps = 41;
@@ -667,7 +691,6 @@ int main(int argc, char** argv) {
     cudaFree(temp);
     cudaFree(num);
     cudaFree(c.rec);
-    cudaFree(c.gate_words);
     for (auto* e : extra) cudaFree(e);
     cudaFree(c.words);
     cudaFree(c.total);
