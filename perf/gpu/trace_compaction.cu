@@ -9,7 +9,8 @@
 // look-back windows a poll) and q1-q3/rank (the tma kernel behind a ticket gate, gate_cfg).
 // interleaved: variants timed with timer::interleaved (one launch of each per repetition,
 // rotated): tma, w4, cp.async, q1-q3, rank, cub, cubx1/cubx2 (CUB writing buffers of its own),
-// library.
+// library, thrust (thrust::copy_if, as the bench's contender), mallocfree (a cudaMalloc and a
+// cudaFree of 1 MiB: what Thrust's temporaries do between the other calls).
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
 //
@@ -45,6 +46,8 @@
 // change to run_tile must be made here too.
 // SWEEP_BUILD_TUNING only.
 #include <cub/device/device_select.cuh>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
 
 #include <sweep/copy_if.hpp>
 #include <sweep/backend/cuda/agent/compaction_bulk_agent.cuh>
@@ -628,9 +631,19 @@ int main(int argc, char** argv) {
                 };
             } else if (name == "library") {
                 go = [&] { (void)sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred); };
+            } else if (name == "thrust") {
+                // As the compaction bench's Thrust contender (its temporaries: cudaMalloc and
+                // cudaFree in every call).
+                go = [&] { thrust::copy_if(thrust::cuda::par.on(s), c.in, c.in + c.n, extra[0], c.pred); };
+            } else if (name == "mallocfree") {
+                go = [&] {
+                    void* p = nullptr;
+                    ok(cudaMalloc(&p, 1 << 20), "malloc");
+                    ok(cudaFree(p), "free");
+                };
             } else {
                 std::printf("unknown variant %s (interleaved: tma, w4, cp.async, q1-q3, rank, cub, "
-                            "cubx1, cubx2, library)\n", name.c_str());
+                            "cubx1, cubx2, library, thrust, mallocfree)\n", name.c_str());
                 continue;
             }
             vs.push_back(variant{name, g, go});
