@@ -85,8 +85,9 @@ struct timer {
     };
 
     /// The contenders timed interleaved: each repetition times one call of every contender, each
-    /// alone with events as median_us does, starting from a different contender each time
-    /// (rotated) and walking them forward on even rounds and backward on odd ones, so that a
+    /// alone with events as median_us does, the order rotated by one each round and walked
+    /// forward on even rounds and backward on odd ones (so a pair of rounds starts from the
+    /// same contender, and each contender follows both of its neighbours), so that a
     /// drift of the machine during the run (clocks, another process's traffic) falls on all of
     /// them alike instead of on whichever was timed last, and each follows more than one
     /// neighbour (a call can leave work behind for the next: dirty lines in L2). 3 rounds of

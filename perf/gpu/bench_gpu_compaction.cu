@@ -104,7 +104,8 @@ void cub_wait_count(buffers& b, cudaStream_t s) {
 
 void print_header(const char* algo) {
     std::printf("\n%s, int32; times in us, median of 25; each row's contenders (memcpy included) "
-                "timed interleaved (one call of each per repetition, rotated)\n\n", algo);
+                "timed interleaved (one call of each per repetition, rotated, walked forward and "
+                "backward in turn)\n\n", algo);
     std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | thrust us | %%copy  | vs CUB | vs thrust | check |\n");
     std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|-----------|--------|--------|-----------|-------|\n");
 }
@@ -199,7 +200,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
             }
         }
-        std::printf("\nThe same rows' sixth contender: the dispatch layer's default path compiled in "
+        std::printf("\nOne more contender of the same rows: the dispatch layer's default path compiled in "
                     "this file (run_compaction), timed interleaved with them\n\n"
                     "| n    | kept | direct us | sweep / direct | check |\n"
                     "|------|------|-----------|----------------|-------|\n");

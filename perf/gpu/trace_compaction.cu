@@ -521,7 +521,7 @@ int main(int argc, char** argv) {
     const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
     const int kept_pct = argc > 2 ? std::atoi(argv[2]) : 10;
     // argv[6] = "whole": as the compaction bench, a non-blocking stream; all of `in` filled and
-    // copied whole into a buffer of its own (extra[1]) before timing. Otherwise a blocking stream
+    // copied whole into another buffer (extra[1], which cubx2 also writes) before timing. Otherwise a blocking stream
     // and only the first n elements filled.
     const bool whole = argc > 6 && std::string(argv[6]) == "whole";
     cudaStream_t s;
@@ -611,6 +611,7 @@ int main(int argc, char** argv) {
         };
         std::vector<variant> vs;
         for (const std::string& name : split(argv[4])) {
+            if (name.empty() || name == "x") continue;
             const gate_cfg g = gate_of(name, c, sms);
             std::function<void()> go;
             if (name == "tma" || g.q > 0 || g.rank_waves > 0) go = [&] { launch<mode::tma, false>(c); };
