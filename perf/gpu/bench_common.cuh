@@ -52,26 +52,10 @@ struct timer {
     timer& operator=(const timer&) = delete;
 
     /// Median over `reps` timed calls (after 3 warm-ups), in microseconds. `setup` runs before
-    /// each call, outside the timed interval.
+    /// each call, outside the timed interval. interleaved() with one contender.
     template <class F, std::invocable S>
     double median_us(F&& f, S&& setup, int reps = 25) {
-        for (int i = 0; i < 3; ++i) {
-            setup();
-            f();
-        }
-        ok(cudaStreamSynchronize(s), "warm-up");
-        ok(cudaGetLastError(), "warm-up");
-        std::vector<float> ms(reps);
-        for (int i = 0; i < reps; ++i) {
-            setup();
-            ok(cudaEventRecord(a, s), "record");
-            f();
-            ok(cudaEventRecord(b, s), "record");
-            ok(cudaEventSynchronize(b), "sync");
-            ok(cudaEventElapsedTime(&ms[i], a, b), "elapsed");
-        }
-        std::sort(ms.begin(), ms.end());
-        return 1000.0 * ms[reps / 2];
+        return interleaved({{[&] { f(); }, [&] { setup(); }}}, reps)[0];
     }
     template <class F>
     double median_us(F&& f, int reps = 25) {

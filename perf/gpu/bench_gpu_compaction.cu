@@ -7,8 +7,7 @@
 // random in [1, 100] (never zero) generated on the device, the predicate x <= p keeps p %; 3
 // warm-up calls, then the median of 25 calls, each timed alone with CUDA events on one stream.
 // The contenders of a row (sweep, regs, cub, cub+count, thrust, the memcpy of the "% copy"
-// columns; for copy_if also the default path compiled in this file, printed in a table of its
-// own after the rows; for partition also the forced exchange pass) are timed interleaved since
+// columns; for partition also the forced exchange pass) are timed interleaved since
 // session 25: each repetition times one call of each, in an order rotated from one repetition
 // to the next (timer::interleaved), so that the machine's drift during a run (rows apart by
 // seconds differed by up to 5 % on the same code) falls on all of them alike.
@@ -140,7 +139,6 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
 
     if (all || what == "copy_if") {
         print_header("copy_if (sweep::copy_if / cub::DeviceSelect::If / thrust::copy_if)");
-        std::vector<std::string> direct_lines;
         for (int lg = lo; lg <= hi; lg += 2) {
             const std::int64_t n = std::int64_t{1} << lg;
             for (const int pct : pcts) {
@@ -157,15 +155,6 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
                         default_alloc(), regs_path);
                 };
-                // The dispatch layer's default path compiled in this file (not the library's
-                // precompiled kernel): is a difference the kernel's or the call's?
-                std::int64_t direct_kept = 0;
-                auto direct = [&] {
-                    const std::int32_t* in = b.in;
-                    direct_kept = sweep::detail::cuda::run_compaction<regs_tuning>(
-                        "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
-                        default_alloc());
-                };
                 const auto us = t.interleaved({
                     {mine},
                     {regs},
@@ -176,21 +165,13 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     }},
                     {[&] { thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, apred); }},
                     {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
-                    {direct},
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
                              cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
                 // The checks, on one more call of each (thrust's writes out2 as well).
-                direct();
                 mine();
-                const bool direct_same =
-                    direct_kept == kept && host(b.out2, kept) == host(b.out, kept);
                 regs();
                 const bool regs_same = regs_kept == kept && host(b.out2, kept) == host(b.out, kept);
-                char line[160];
-                std::snprintf(line, sizeof line, "| 2^%-2d | %3d%% | %9.1f | %5.2fx | %s |", lg, pct,
-                              us[6], sweep_us / us[6], direct_same ? "ok" : "MISMATCH");
-                direct_lines.push_back(line);
                 cub_select(b, n, apred, s);
                 cub_wait_count(b, s);
                 ok(cudaGetLastError(), "bench");
@@ -200,11 +181,6 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
             }
         }
-        std::printf("\nOne more contender of the same rows: the dispatch layer's default path compiled in "
-                    "this file (run_compaction), timed interleaved with them\n\n"
-                    "| n    | kept | direct us | sweep / direct | check |\n"
-                    "|------|------|-----------|----------------|-------|\n");
-        for (const auto& l : direct_lines) std::printf("%s\n", l.c_str());
     }
 
     if (all || what == "partition_copy") {

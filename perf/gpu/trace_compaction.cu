@@ -432,8 +432,18 @@ unsigned persist_grid(std::int64_t tiles) {
     return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(tiles, resident)));
 }
 
+/// The kernel may take `bytes` of dynamic shared memory (once per kernel).
+template <class K>
+void allow_smem(K kernel, int bytes) {
+    ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes), "smem");
+}
+
 template <mode M, bool Trace, int W = 1>
 void launch(run_ctx& c) {
+    static const bool allowed = M == mode::persist
+        ? (allow_smem(persist_kernel<Trace>, 2 * agent_t::smem_bytes), true)
+        : (allow_smem(trace_kernel<M, Trace, W>, agent_t::smem_bytes), true);
+    (void)allowed;
     // One memset for the ticket, the tile states and the gates' counters, whatever the row.
     ok(cudaMemsetAsync(c.words, 0, words_bytes(c.tiles), c.s), "memset");
     const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
@@ -451,21 +461,6 @@ void launch(run_ctx& c) {
 template <mode M, int W = 1>
 void row(const char* name, run_ctx& c, sweep_bench::timer& t, double copy_us, double cub_us,
          std::int64_t cub_kept) {
-    if constexpr (M == mode::persist) {
-        ok(cudaFuncSetAttribute(persist_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                2 * agent_t::smem_bytes),
-           "smem");
-        ok(cudaFuncSetAttribute(persist_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                2 * agent_t::smem_bytes),
-           "smem");
-    } else {
-        ok(cudaFuncSetAttribute(trace_kernel<M, false, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                agent_t::smem_bytes),
-           "smem");
-        ok(cudaFuncSetAttribute(trace_kernel<M, true, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                agent_t::smem_bytes),
-           "smem");
-    }
     const double us = t.median_us([&] { launch<M, false, W>(c); }, [] {}, 15);
     ok(cudaStreamSynchronize(c.s), "row");
     std::int64_t kept = 0;
@@ -553,13 +548,16 @@ int main(int argc, char** argv) {
     cub::DeviceSelect::If(nullptr, temp_bytes, c.in, c.ref, num, static_cast<int>(c.n), c.pred, s);
     void* temp = nullptr;
     ok(cudaMalloc(&temp, temp_bytes), "cub temp");
-    sweep_bench::timer t(s);
-    const double cub_us = t.median_us(
-        [&] {
+    // CUB into `to` (c.ref, or, for the interleaved variants cubx1/cubx2, one of two more buffers
+    // of the same size, as the bench's other contenders write buffers of their own).
+    auto cub_into = [&](std::int32_t* to) {
+        return [&, to] {
             std::size_t b = temp_bytes;
-            cub::DeviceSelect::If(temp, b, c.in, c.ref, num, static_cast<int>(c.n), c.pred, s);
-        },
-        [] {}, 15);
+            cub::DeviceSelect::If(temp, b, c.in, to, num, static_cast<int>(c.n), c.pred, s);
+        };
+    };
+    sweep_bench::timer t(s);
+    const double cub_us = t.median_us(cub_into(c.ref), [] {}, 15);
     ok(cudaStreamSynchronize(s), "cub");
     int cub_kept = 0;
     ok(cudaMemcpy(&cub_kept, num, 4, cudaMemcpyDeviceToHost), "cub kept");
@@ -604,12 +602,8 @@ int main(int argc, char** argv) {
     // not pass for a difference: the same names as the rows, untraced, and cub, library; the
     // first is the reference.
     if (argc > 4) {
-        struct variant {
-            std::string name;
-            gate_cfg gate;
-            std::function<void()> go;
-        };
-        std::vector<variant> vs;
+        std::vector<std::string> names;
+        std::vector<sweep_bench::timer::contender> cs;  // setup: the variant's gate
         for (const std::string& name : split(argv[4])) {
             if (name.empty() || name == "x") continue;
             const gate_cfg g = gate_of(name, c, sms);
@@ -617,20 +611,10 @@ int main(int argc, char** argv) {
             if (name == "tma" || g.q > 0 || g.rank_waves > 0) go = [&] { launch<mode::tma, false>(c); };
             else if (name == "w4") go = [&] { launch<mode::tma, false, 4>(c); };
             else if (name == "cp.async") go = [&] { launch<mode::cp_async, false>(c); };
-            else if (name == "cub") {
-                go = [&] {
-                    std::size_t b = temp_bytes;
-                    cub::DeviceSelect::If(temp, b, c.in, c.ref, num, static_cast<int>(c.n), c.pred, s);
-                };
-            } else if (name == "cubx1" || name == "cubx2") {
-                // CUB into one of two more buffers of the same size (argv[5]), as the bench's
-                // other contenders write buffers of their own.
-                std::int32_t* to = name == "cubx1" ? extra[0] : extra[1];
-                go = [&, to] {
-                    std::size_t b = temp_bytes;
-                    cub::DeviceSelect::If(temp, b, c.in, to, num, static_cast<int>(c.n), c.pred, s);
-                };
-            } else if (name == "library") {
+            else if (name == "cub") go = cub_into(c.ref);
+            else if (name == "cubx1") go = cub_into(extra[0]);
+            else if (name == "cubx2") go = cub_into(extra[1]);
+            else if (name == "library") {
                 go = [&] { (void)sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred); };
             } else if (name == "thrust") {
                 // As the compaction bench's Thrust contender (its temporaries: cudaMalloc and
@@ -647,21 +631,17 @@ int main(int argc, char** argv) {
                             "cubx1, cubx2, library, thrust, mallocfree)\n", name.c_str());
                 continue;
             }
-            vs.push_back(variant{name, g, go});
+            names.push_back(name);
+            cs.push_back({go, [&c, g] { c.gate = g; }});
         }
-        ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
-        ok(cudaFuncSetAttribute(trace_kernel<mode::tma, false, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
-        ok(cudaFuncSetAttribute(trace_kernel<mode::cp_async, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, agent_t::smem_bytes), "smem");
-        std::vector<sweep_bench::timer::contender> cs;
-        for (const auto& v : vs) cs.push_back({v.go, [&c, g = v.gate] { c.gate = g; }});
         constexpr int reps = 41;
         const auto med = t.interleaved(cs, reps);
         c.gate = gate_cfg{};
         std::printf("\ninterleaved, %d repetitions (median us; ratio: the first's over this one's)\n"
                     "| variant | median | vs %s |\n|---|---|---|\n",
-                    reps, vs.empty() ? "" : vs[0].name.c_str());
-        for (std::size_t k = 0; k < vs.size(); ++k)
-            std::printf("| %s | %.1f | %.3f |\n", vs[k].name.c_str(), med[k], med[0] / med[k]);
+                    reps, names.empty() ? "" : names[0].c_str());
+        for (std::size_t k = 0; k < names.size(); ++k)
+            std::printf("| %s | %.1f | %.3f |\n", names[k].c_str(), med[k], med[0] / med[k]);
     }
     const double sync_us = t.median_us(
         [&] {
