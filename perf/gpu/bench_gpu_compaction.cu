@@ -47,6 +47,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,47 @@ struct anchor_le {
     std::int32_t p;
     __host__ __device__ bool operator()(std::int32_t x) const { return x <= p; }
 };
+
+/// Thrust's temporary storage, through an allocator passed to its policy (one instantiation of
+/// each Thrust algorithm for both modes). SWEEP_BENCH_THRUST unset or "malloc": a cudaMalloc and
+/// a cudaFree in every call, as thrust::cuda::par does by itself (thrust's malloc_and_free.h).
+/// "cached": freed blocks are kept and reused, as a Thrust user who cares for speed would pass
+/// (session 26: does Thrust's cudaFree between the other contenders' calls slow them?).
+struct thrust_temp {
+    using value_type = char;
+    bool cache = false;
+    std::multimap<std::size_t, char*> idle;  // kept blocks, by size
+    std::map<char*, std::size_t> live;       // handed out, with their size
+    char* allocate(std::ptrdiff_t n) {
+        const auto bytes = static_cast<std::size_t>(n);
+        if (const auto it = cache ? idle.lower_bound(bytes) : idle.end(); it != idle.end()) {
+            char* p = it->second;
+            live.emplace(p, it->first);
+            idle.erase(it);
+            return p;
+        }
+        void* p = nullptr;
+        ok(cudaMalloc(&p, bytes), "thrust temporary");
+        live.emplace(static_cast<char*>(p), bytes);
+        return static_cast<char*>(p);
+    }
+    void deallocate(char* p, std::size_t) {
+        const auto it = live.find(p);
+        if (cache) idle.emplace(it->second, p);
+        else ok(cudaFree(p), "thrust temporary");
+        live.erase(it);
+    }
+    thrust_temp() = default;
+    thrust_temp(const thrust_temp&) = delete;
+    thrust_temp& operator=(const thrust_temp&) = delete;
+    ~thrust_temp() {
+        for (const auto& [bytes, p] : idle) cudaFree(p);
+    }
+};
+thrust_temp thrust_alloc;
+
+/// Thrust's policy on stream s, with its temporaries from thrust_alloc.
+auto thrust_on(cudaStream_t s) { return thrust::cuda::par(thrust_alloc).on(s); }
 
 struct buffers {
     std::int64_t nmax;
@@ -163,7 +205,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         cub_select(b, n, apred, s);
                         cub_wait_count(b, s);
                     }},
-                    {[&] { thrust::copy_if(thrust::cuda::par.on(s), b.in, b.in + n, b.out2, apred); }},
+                    {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }},
                     {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
@@ -211,7 +253,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         cub_partition(b, n, apred, s);
                         cub_wait_count(b, s);
                     }},
-                    {[&] { thrust::partition_copy(thrust::cuda::par.on(s), b.in, b.in + n, b.ref, t_false, apred); }},
+                    {[&] { thrust::partition_copy(thrust_on(s), b.in, b.in + n, b.ref, t_false, apred); }},
                     {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
@@ -282,8 +324,8 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         cub_wait_count(b, s);
                     }},
                     {[&] {
-                         if (stable) thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
-                         else thrust::partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
+                         if (stable) thrust::stable_partition(thrust_on(s), b.out, b.out + n, apred);
+                         else thrust::partition(thrust_on(s), b.out, b.out + n, apred);
                      },
                      restore},
                     {[&] { ok(cudaMemcpyAsync(b.out2, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
@@ -303,7 +345,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 // stable_partition: the same as thrust::stable_partition. partition (unstable
                 // from 2^20): the kept ones first, at the same point, and a permutation of it.
                 restore();
-                thrust::stable_partition(thrust::cuda::par.on(s), b.out, b.out + n, apred);
+                thrust::stable_partition(thrust_on(s), b.out, b.out + n, apred);
                 ok(cudaStreamSynchronize(s), "check");
                 const auto ref = host(b.out, n);
                 auto as_partition = [&](std::vector<std::int32_t> v) {
@@ -572,6 +614,10 @@ int main(int argc, char** argv) {
                              : 0;
     b.nmax = std::int64_t{1} << std::max(hi, alloc_lg);
     if (alloc_lg > hi) std::printf("buffers for 2^%d elements (SWEEP_BENCH_ALLOC_LG)\n", alloc_lg);
+    if (const char* e = std::getenv("SWEEP_BENCH_THRUST"); e && std::string(e) == "cached") {
+        thrust_alloc.cache = true;
+        std::printf("thrust's temporaries cached (SWEEP_BENCH_THRUST=cached)\n");
+    }
     ok(cudaMalloc(&b.in, b.nmax * 4), "cudaMalloc");
     ok(cudaMalloc(&b.pristine, b.nmax * 4), "cudaMalloc");
     ok(cudaMalloc(&b.out, b.nmax * 4), "cudaMalloc");
