@@ -120,6 +120,16 @@ thrust_temp thrust_alloc;
 /// Thrust's policy on stream s, with its temporaries from thrust_alloc.
 auto thrust_on(cudaStream_t s) { return thrust::cuda::par(thrust_alloc).on(s); }
 
+/// SWEEP_BENCH_ONLY (copy_if rows only, a diagnostic): a comma-separated list of the contenders
+/// to time (sweep, regs, cub, cub+count, thrust, memcpy); the others run as empty calls and their
+/// columns mean nothing (session 26: which neighbours slow sweep's 2^24 rows with large buffers?).
+std::string bench_only;
+sweep_bench::timer::contender pick(const char* name, sweep_bench::timer::contender c) {
+    if (bench_only.empty() || ("," + bench_only + ",").find("," + std::string(name) + ",") != std::string::npos)
+        return c;
+    return {[] {}};
+}
+
 struct buffers {
     std::int64_t nmax;
     std::int32_t *in, *pristine, *out, *out2, *ref;
@@ -199,15 +209,15 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         default_alloc(), regs_path);
                 };
                 const auto us = t.interleaved({
-                    {mine},
-                    {regs},
-                    {[&] { cub_select(b, n, apred, s); }},
-                    {[&] {
+                    pick("sweep", {mine}),
+                    pick("regs", {regs}),
+                    pick("cub", {[&] { cub_select(b, n, apred, s); }}),
+                    pick("cub+count", {[&] {
                         cub_select(b, n, apred, s);
                         cub_wait_count(b, s);
-                    }},
-                    {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }},
-                    {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
+                    }}),
+                    pick("thrust", {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }}),
+                    pick("memcpy", {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }}),
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
                              cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
@@ -615,6 +625,10 @@ int main(int argc, char** argv) {
                              : 0;
     b.nmax = std::int64_t{1} << std::max(hi, alloc_lg);
     if (alloc_lg > hi) std::printf("buffers for 2^%d elements (SWEEP_BENCH_ALLOC_LG)\n", alloc_lg);
+    if (const char* e = std::getenv("SWEEP_BENCH_ONLY")) {
+        bench_only = e;
+        std::printf("copy_if rows: only %s timed (SWEEP_BENCH_ONLY; the other columns mean nothing)\n", e);
+    }
     if (const char* e = std::getenv("SWEEP_BENCH_THRUST"); e && std::string(e) == "cached") {
         thrust_alloc.cache = true;
         std::printf("thrust's temporaries cached (SWEEP_BENCH_THRUST=cached)\n");
