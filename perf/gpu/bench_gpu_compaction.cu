@@ -598,10 +598,6 @@ void tuning(buffers& b, int lo, int hi, cudaStream_t s) {
         tune_bulk<compaction_bulk_tuning<256, 53248, 4>>("bulk 256 x 52K, 4", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<256, 36864, 6>>("bulk 256 x 36K, 6", b, lg, s, copy_us);
         tune_bulk<compaction_bulk_tuning<512, 98304, 2>>("bulk 512 x 96K, 2", b, lg, s, copy_us);
-        // The default's copy in pieces (session 26: its 2^24 rows vary with the buffers' place).
-        tune_bulk<compaction_bulk_tuning<256, 49152, 4, 2>>("bulk 256 x 48K, 4, 2 copies", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<256, 49152, 4, 4>>("bulk 256 x 48K, 4, 4 copies", b, lg, s, copy_us);
-        tune_bulk<compaction_bulk_tuning<256, 49152, 4, 12>>("bulk 256 x 48K, 4, 12 copies", b, lg, s, copy_us);
     }
 }
 #endif

@@ -122,12 +122,8 @@ struct compaction_bulk_agent {
     /// completes when it has landed). The barrier must be initialized and fenced before.
     __device__ void start_copy(std::int64_t tile) {
         bulk::arrive_expect(&h.bar, static_cast<unsigned>(tile_bytes));
-        constexpr int pieces = Tuning::pieces;
-        constexpr int piece_bytes = tile_bytes / pieces;
-#pragma unroll
-        for (int k = 0; k < pieces; ++k)
-            bulk::copy_to_shared(data + k * piece_bytes, p.in + tile * tile_items + k * (piece_bytes / size),
-                                 static_cast<unsigned>(piece_bytes), &h.bar);
+        bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
+                             &h.bar);
     }
 
     /// The last, partial tile: element by element (coalesced). Slots past the end stay as they

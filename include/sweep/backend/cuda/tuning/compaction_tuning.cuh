@@ -53,15 +53,12 @@ using default_compaction_tuning = typename default_compaction_tuning_for<sizeof(
 /// input per tile (a multiple of 512 * Threads / 32), MinBlocks as above. One tile a block
 /// (compaction_bulk_kernel). Two and three tile buffers a block (a ticket loop, the next tile's
 /// copy or a look-back warp overlapping the look-back wait) measured 1.5-1.9x slower and were
-/// removed (perf/notes-gpu.md C4). Pieces: the tile's copy issued as that many bulk copies of
-/// equal size (each a multiple of 16 bytes) onto one barrier (1: one copy; session 26's A/B).
-template <int Threads, int TileBytes, int MinBlocks = 1, int Pieces = 1>
+/// removed (perf/notes-gpu.md C4).
+template <int Threads, int TileBytes, int MinBlocks = 1>
 struct compaction_bulk_tuning {
     static constexpr int threads = Threads;
     static constexpr int tile_bytes = TileBytes;
     static constexpr int min_blocks = MinBlocks;
-    static constexpr int pieces = Pieces;
-    static_assert(Pieces >= 1 && TileBytes % (16 * Pieces) == 0);
 };
 
 // Not yet measured for compaction: the scan's bulk geometry (128 threads x 16 KB, which beat
