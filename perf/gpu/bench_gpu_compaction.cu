@@ -49,7 +49,6 @@
 #include <cstring>
 #include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -638,12 +637,6 @@ int main(int argc, char** argv) {
     ok(cudaMalloc(&b.out, b.nmax * 4), "cudaMalloc");
     ok(cudaMalloc(&b.out2, b.nmax * 4), "cudaMalloc");
     ok(cudaMalloc(&b.ref, 2 * b.nmax * 4), "cudaMalloc");
-    // SWEEP_BENCH_SWAP_OUT=1: sweep's output buffer and the register path's / Thrust's swapped
-    // (session 26: is the 2^24 slowdown with 2^28-element buffers tied to where sweep writes?).
-    if (const char* e = std::getenv("SWEEP_BENCH_SWAP_OUT"); e && std::atoi(e) != 0) {
-        std::swap(b.out, b.out2);
-        std::printf("sweep's output and the register path's swapped (SWEEP_BENCH_SWAP_OUT)\n");
-    }
     std::printf("buffers (offsets from in, MiB): pristine %+lld, out %+lld, out2 %+lld, ref %+lld\n",
                 static_cast<long long>((b.pristine - b.in) >> 18), static_cast<long long>((b.out - b.in) >> 18),
                 static_cast<long long>((b.out2 - b.in) >> 18), static_cast<long long>((b.ref - b.in) >> 18));
