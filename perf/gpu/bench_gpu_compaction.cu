@@ -107,11 +107,10 @@ struct thrust_temp {
         else ok(cudaFree(p), "thrust temporary");
         live.erase(it);
     }
-    thrust_temp() = default;
-    thrust_temp(const thrust_temp&) = delete;
-    thrust_temp& operator=(const thrust_temp&) = delete;
-    ~thrust_temp() {
-        for (const auto& [bytes, p] : idle) cudaFree(p);
+    /// The kept blocks freed (main, before the process's CUDA context goes).
+    void release() {
+        for (const auto& [bytes, p] : idle) ok(cudaFree(p), "thrust temporary");
+        idle.clear();
     }
 };
 thrust_temp thrust_alloc;
@@ -637,9 +636,12 @@ int main(int argc, char** argv) {
     ok(cudaMalloc(&b.out, b.nmax * 4), "cudaMalloc");
     ok(cudaMalloc(&b.out2, b.nmax * 4), "cudaMalloc");
     ok(cudaMalloc(&b.ref, 2 * b.nmax * 4), "cudaMalloc");
+    const auto mib_from_in = [&](const std::int32_t* p) {
+        return static_cast<long long>((reinterpret_cast<std::intptr_t>(p) -
+                                       reinterpret_cast<std::intptr_t>(b.in)) >> 20);
+    };
     std::printf("buffers (offsets from in, MiB): pristine %+lld, out %+lld, out2 %+lld, ref %+lld\n",
-                static_cast<long long>((b.pristine - b.in) >> 18), static_cast<long long>((b.out - b.in) >> 18),
-                static_cast<long long>((b.out2 - b.in) >> 18), static_cast<long long>((b.ref - b.in) >> 18));
+                mib_from_in(b.pristine), mib_from_in(b.out), mib_from_in(b.out2), mib_from_in(b.ref));
     ok(cudaMalloc(&b.num, sizeof(int)), "cudaMalloc");
     ok(cudaMallocHost(&b.num_host, sizeof(int)), "cudaMallocHost");
     fill<<<1024, 256, 0, s>>>(b.in, b.nmax, 12345);
@@ -663,6 +665,7 @@ int main(int argc, char** argv) {
     else if (what == "exchange") exchange(b, lo, hi, s);
     else bench(what, b, lo, hi, s, csv);
 
+    thrust_alloc.release();
     cudaFree(b.cub_temp);
     cudaFree(b.in);
     cudaFree(b.pristine);
