@@ -631,10 +631,19 @@ int main(int argc, char** argv) {
         thrust_alloc.cache = true;
         std::printf("thrust's temporaries cached (SWEEP_BENCH_THRUST=cached)\n");
     }
-    ok(cudaMalloc(&b.in, b.nmax * 4), "cudaMalloc");
-    ok(cudaMalloc(&b.pristine, b.nmax * 4), "cudaMalloc");
-    ok(cudaMalloc(&b.out, b.nmax * 4), "cudaMalloc");
-    ok(cudaMalloc(&b.out2, b.nmax * 4), "cudaMalloc");
+    // SWEEP_BENCH_OFFSET_MB=k (a diagnostic, session 26): in, pristine, out and out2 start k MiB
+    // into allocations k MiB larger (does the 2^24 rows' dependence on the buffers follow the
+    // allocation's size or the data's place in it?).
+    const std::size_t offset = std::getenv("SWEEP_BENCH_OFFSET_MB")
+                                   ? std::size_t(std::clamp(std::atoi(std::getenv("SWEEP_BENCH_OFFSET_MB")), 0, 4096)) << 20
+                                   : 0;
+    if (offset != 0) std::printf("buffers start %zu MiB into their allocations (SWEEP_BENCH_OFFSET_MB)\n", offset >> 20);
+    void* bases[4] = {};
+    std::int32_t** const shifted[4] = {&b.in, &b.pristine, &b.out, &b.out2};
+    for (int k = 0; k < 4; ++k) {
+        ok(cudaMalloc(&bases[k], b.nmax * 4 + offset), "cudaMalloc");
+        *shifted[k] = reinterpret_cast<std::int32_t*>(static_cast<char*>(bases[k]) + offset);
+    }
     ok(cudaMalloc(&b.ref, 2 * b.nmax * 4), "cudaMalloc");
     const auto mib_from_in = [&](const std::int32_t* p) {
         return static_cast<long long>((reinterpret_cast<std::intptr_t>(p) -
@@ -667,10 +676,7 @@ int main(int argc, char** argv) {
 
     thrust_alloc.release();
     cudaFree(b.cub_temp);
-    cudaFree(b.in);
-    cudaFree(b.pristine);
-    cudaFree(b.out);
-    cudaFree(b.out2);
+    for (void* base : bases) cudaFree(base);
     cudaFree(b.ref);
     cudaFree(b.num);
     cudaFreeHost(b.num_host);
