@@ -47,6 +47,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -81,31 +83,29 @@ struct anchor_le {
 /// Thrust's temporary storage, through an allocator passed to its policy (one instantiation of
 /// each Thrust algorithm for both modes). SWEEP_BENCH_THRUST unset or "malloc": a cudaMalloc and
 /// a cudaFree in every call, as thrust::cuda::par does by itself (thrust's malloc_and_free.h).
-/// "cached": freed blocks are kept and reused, as a Thrust user who cares for speed would pass
-/// (session 26: does Thrust's cudaFree between the other contenders' calls slow them?).
+/// "cached": freed blocks are kept and reused for requests of the same size, as a Thrust user who
+/// cares for speed would arrange (session 26: does Thrust's cudaFree between the other
+/// contenders' calls slow them?).
 struct thrust_temp {
     using value_type = char;
     bool cache = false;
-    std::multimap<std::size_t, char*> idle;  // kept blocks, by size
-    std::map<char*, std::size_t> live;       // handed out, with their size
+    std::multimap<std::size_t, char*> idle;  // kept blocks, by size (cached mode)
     char* allocate(std::ptrdiff_t n) {
         const auto bytes = static_cast<std::size_t>(n);
-        if (const auto it = cache ? idle.lower_bound(bytes) : idle.end(); it != idle.end()) {
-            char* p = it->second;
-            live.emplace(p, it->first);
-            idle.erase(it);
-            return p;
+        if (cache) {
+            if (const auto it = idle.find(bytes); it != idle.end()) {  // the same size only
+                char* p = it->second;
+                idle.erase(it);
+                return p;
+            }
         }
         void* p = nullptr;
         ok(cudaMalloc(&p, bytes), "thrust temporary");
-        live.emplace(static_cast<char*>(p), bytes);
         return static_cast<char*>(p);
     }
-    void deallocate(char* p, std::size_t) {
-        const auto it = live.find(p);
-        if (cache) idle.emplace(it->second, p);
+    void deallocate(char* p, std::size_t bytes) {  // Thrust passes allocate's count back
+        if (cache) idle.emplace(bytes, p);
         else ok(cudaFree(p), "thrust temporary");
-        live.erase(it);
     }
     /// The kept blocks freed (main, before the process's CUDA context goes).
     void release() {
@@ -119,12 +119,16 @@ thrust_temp thrust_alloc;
 auto thrust_on(cudaStream_t s) { return thrust::cuda::par(thrust_alloc).on(s); }
 
 /// SWEEP_BENCH_ONLY (copy_if rows only, a diagnostic): a comma-separated list of the contenders
-/// to time (sweep, regs, cub, cub+count, thrust, memcpy); the others run as empty calls and their
-/// columns mean nothing (session 26: which neighbours slow sweep's 2^24 rows with large buffers?).
+/// to time (copy_if_contenders); the others run as empty calls and print as nan (session 26:
+/// which neighbours slow sweep's 2^24 rows with large buffers?).
+constexpr const char* copy_if_contenders[] = {"sweep", "regs", "cub", "cub+count", "thrust", "memcpy"};
 std::string bench_only;
+bool timed(const char* name) {
+    return bench_only.empty() ||
+           ("," + bench_only + ",").find("," + std::string(name) + ",") != std::string::npos;
+}
 sweep_bench::timer::contender pick(const char* name, sweep_bench::timer::contender c) {
-    if (bench_only.empty() || ("," + bench_only + ",").find("," + std::string(name) + ",") != std::string::npos)
-        return c;
+    if (timed(name)) return c;
     return {[] {}};
 }
 
@@ -207,18 +211,22 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         default_alloc(), regs_path);
                 };
                 const auto us = t.interleaved({
-                    pick("sweep", {mine}),
-                    pick("regs", {regs}),
-                    pick("cub", {[&] { cub_select(b, n, apred, s); }}),
-                    pick("cub+count", {[&] {
+                    pick(copy_if_contenders[0], {mine}),
+                    pick(copy_if_contenders[1], {regs}),
+                    pick(copy_if_contenders[2], {[&] { cub_select(b, n, apred, s); }}),
+                    pick(copy_if_contenders[3], {[&] {
                         cub_select(b, n, apred, s);
                         cub_wait_count(b, s);
                     }}),
-                    pick("thrust", {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }}),
-                    pick("memcpy", {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }}),
+                    pick(copy_if_contenders[4], {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }}),
+                    pick(copy_if_contenders[5], {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }}),
                 });
-                const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
-                             cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
+                const auto shown = [&](int k) {
+                    return timed(copy_if_contenders[k]) ? us[static_cast<std::size_t>(k)]
+                                                        : std::numeric_limits<double>::quiet_NaN();
+                };
+                const double sweep_us = shown(0), regs_us = shown(1), cub_us = shown(2),
+                             cub_count_us = shown(3), thrust_us = shown(4), copy_us = shown(5);
                 // The checks, on one more call of each (thrust's writes out2 as well).
                 mine();
                 regs();
@@ -623,13 +631,25 @@ int main(int argc, char** argv) {
                              : 0;
     b.nmax = std::int64_t{1} << std::max(hi, alloc_lg);
     if (alloc_lg > hi) std::printf("buffers for 2^%d elements (SWEEP_BENCH_ALLOC_LG)\n", alloc_lg);
-    if (const char* e = std::getenv("SWEEP_BENCH_ONLY")) {
+    if (const char* e = std::getenv("SWEEP_BENCH_ONLY"); e && *e) {
         bench_only = e;
-        std::printf("copy_if rows: only %s timed (SWEEP_BENCH_ONLY; the other columns mean nothing)\n", e);
+        for (std::size_t i = 0, j; i <= bench_only.size(); i = j + 1) {
+            j = std::min(bench_only.find(',', i), bench_only.size());
+            const std::string name = bench_only.substr(i, j - i);
+            if (std::none_of(std::begin(copy_if_contenders), std::end(copy_if_contenders),
+                             [&](const char* c) { return name == c; }))
+                std::fprintf(stderr, "SWEEP_BENCH_ONLY: no contender \"%s\" (sweep, regs, cub, "
+                                     "cub+count, thrust, memcpy)\n", name.c_str());
+        }
+        std::printf("copy_if rows: only %s timed (SWEEP_BENCH_ONLY; the others print as nan)\n", e);
     }
-    if (const char* e = std::getenv("SWEEP_BENCH_THRUST"); e && std::string(e) == "cached") {
-        thrust_alloc.cache = true;
-        std::printf("thrust's temporaries cached (SWEEP_BENCH_THRUST=cached)\n");
+    if (const char* e = std::getenv("SWEEP_BENCH_THRUST"); e && *e) {
+        if (std::string(e) == "cached") {
+            thrust_alloc.cache = true;
+            std::printf("thrust's temporaries cached (SWEEP_BENCH_THRUST=cached)\n");
+        } else if (std::string(e) != "malloc") {
+            std::fprintf(stderr, "SWEEP_BENCH_THRUST: \"%s\" is neither malloc nor cached; malloc\n", e);
+        }
     }
     // SWEEP_BENCH_OFFSET_MB=k (a diagnostic, session 26): in, pristine, out and out2 start k MiB
     // into allocations k MiB larger (does the 2^24 rows' dependence on the buffers follow the
