@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""perf/gpu/ncu_kernel_times.py -- kernel-only times from Nsight Compute, as a markdown table.
+
+Reads the CSV that `ncu --csv --page raw --metrics gpu__time_duration.sum ... BENCH ARGS` prints
+(session 26: repeated runs agree within ~0.3-1 us, where the benches' event-timed calls scatter
+by ~2 us). A bench times a contender as a sequence of launches of one kernel: 3 warm-ups, `reps`
+timed, and usually one check. This script takes each kernel's launches in order (--group name,
+the default: right for the interleaved rows, whose contenders' launches alternate) or runs of
+consecutive launches of one kernel (--group consecutive: the tuning rows, timed one after the
+other), cuts them into runs of --run launches, drops the first --skip (and, from a full run, the
+last --last-skip) and prints the median of the rest in microseconds: one row per run, one column
+per file.
+
+Usage: ncu_kernel_times.py [--group name|consecutive] [--run 29] [--skip 3] [--last-skip 1]
+                           FILE.csv [FILE.csv ...]
+  --run N        launches a run holds (3 + 25 + 1 for a row of the compaction bench's tables;
+                 3 + 25 for its tuning rows)
+  --skip K       leading launches dropped from each run (the warm-ups)
+  --last-skip J  trailing launches dropped from a full run (the check)
+Files with different launch sequences give rows that do not line up; compare like with like.
+"""
+import argparse
+import csv
+import re
+import statistics
+import sys
+
+
+def launches(path):
+    """[(kernel name, microseconds)] in launch order."""
+    try:
+        with open(path, newline="") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID"')), None)
+    if start is None:
+        sys.exit(f"{path}: no ncu CSV header (\"ID\",...) found")
+    rows = list(csv.reader(lines[start:]))
+    header, data = rows[0], rows[1:]
+    name = header.index("Kernel Name")
+    time = header.index("gpu__time_duration.sum")
+    out = []
+    for r in data:
+        try:
+            v = float(r[time].replace(",", ""))
+        except (ValueError, IndexError):
+            continue  # the units row
+        out.append((r[name], v / 1000.0))  # ns -> us
+    return out
+
+
+def label(kernel):
+    """A short name: the function and its first template arguments."""
+    k = re.sub(r"\(.*$", "", kernel)
+    k = re.sub(r"^void ", "", k)
+    return (k[:70] + "...") if len(k) > 73 else k
+
+
+def runs(items, group, run, skip, last_skip):
+    seqs = []  # (kernel, [us]) in order of first launch
+    if group == "name":
+        index = {}
+        for kernel, us in items:
+            if kernel not in index:
+                index[kernel] = len(seqs)
+                seqs.append((kernel, []))
+            seqs[index[kernel]][1].append(us)
+        seqs = [(k, v[i:i + run]) for k, v in seqs for i in range(0, len(v), run)]
+    else:
+        for kernel, us in items:
+            if seqs and seqs[-1][0] == kernel and len(seqs[-1][1]) < run:
+                seqs[-1][1].append(us)
+            else:
+                seqs.append((kernel, [us]))
+    table = []
+    for kernel, v in seqs:
+        kept = v[skip:len(v) - last_skip] if len(v) == run else v[skip:]
+        table.append((kernel, len(v), statistics.median(kept if kept else v)))
+    return table
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--group", choices=["name", "consecutive"], default="name")
+    ap.add_argument("--run", type=int, default=29)
+    ap.add_argument("--skip", type=int, default=3)
+    ap.add_argument("--last-skip", type=int, default=1)
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    tables = [runs(launches(f), a.group, a.run, a.skip, a.last_skip) for f in a.files]
+    n = max(len(t) for t in tables)
+    print("| # | kernel | launches | " + " | ".join(a.files) + " |")
+    print("|---|---|---|" + "---|" * len(a.files))
+    for i in range(n):
+        first = next(t[i] for t in tables if i < len(t))
+        cells = ["%.1f" % t[i][2] if i < len(t) else "" for t in tables]
+        print(f"| {i} | `{label(first[0])}` | {first[1]} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
