@@ -14,7 +14,7 @@ per file.
 Usage: ncu_kernel_times.py [--group name|consecutive] [--run 29] [--skip 3] [--last-skip 1]
                            FILE.csv [FILE.csv ...]
   --run N        launches a run holds (3 + 25 + 1 for a row of the compaction bench's tables;
-                 3 + 25 for its tuning rows)
+                 3 + 25 for its tuning rows, with --last-skip 0)
   --skip K       leading launches dropped from each run (the warm-ups)
   --last-skip J  trailing launches dropped from a full run (the check)
 Files with different launch sequences give rows that do not line up; compare like with like.
@@ -54,7 +54,8 @@ def label(kernel):
     """A short name: the function and its first template arguments."""
     k = re.sub(r"\(.*$", "", kernel)
     k = re.sub(r"^void ", "", k)
-    return (k[:70] + "...") if len(k) > 73 else k
+    k = re.sub(r"\b(sweep|cub|detail|cuda|thrust|cuda_cub)::", "", k)
+    return (k[:100] + "...") if len(k) > 103 else k
 
 
 def runs(items, group, run, skip, last_skip):
