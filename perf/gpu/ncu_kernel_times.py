@@ -18,6 +18,10 @@ Usage: ncu_kernel_times.py [--group name|consecutive] [--run 29] [--skip 3] [--l
   --skip K       leading launches dropped from each run (the warm-ups)
   --last-skip J  trailing launches dropped from a full run (the check)
 Files with different launch sequences give rows that do not line up; compare like with like.
+--group name needs one contender a kernel: in the full tables `cub` and `cub+count` launch the
+same CUB kernel, and below 2^26 partition_copy's sweep and register contenders the same sweep
+kernel, so time one of each there (the compaction bench's SWEEP_BENCH_ONLY=sweep,cub).
+A run with no launches left after the skips prints an empty cell.
 """
 import argparse
 import csv
@@ -38,15 +42,24 @@ def launches(path):
         sys.exit(f"{path}: no ncu CSV header (\"ID\",...) found")
     rows = list(csv.reader(lines[start:]))
     header, data = rows[0], rows[1:]
+    for column in ("Kernel Name", "gpu__time_duration.sum"):
+        if column not in header:
+            sys.exit(f"{path}: no column {column} (ncu --metrics gpu__time_duration.sum --page raw)")
     name = header.index("Kernel Name")
     time = header.index("gpu__time_duration.sum")
+    scale = {"ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}
+    unit = data[0][time] if data else ""
+    if unit not in scale:
+        sys.exit(f"{path}: unexpected unit \"{unit}\" for gpu__time_duration.sum")
     out = []
-    for r in data:
+    for r in data[1:]:
         try:
             v = float(r[time].replace(",", ""))
         except (ValueError, IndexError):
-            continue  # the units row
-        out.append((r[name], v / 1000.0))  # ns -> us
+            continue
+        out.append((r[name], v * scale[unit]))
+    if not out:
+        sys.exit(f"{path}: no kernel launches")
     return out
 
 
@@ -77,7 +90,7 @@ def runs(items, group, run, skip, last_skip):
     table = []
     for kernel, v in seqs:
         kept = v[skip:len(v) - last_skip] if len(v) == run else v[skip:]
-        table.append((kernel, len(v), statistics.median(kept if kept else v)))
+        table.append((kernel, len(v), statistics.median(kept) if kept else None))
     return table
 
 
@@ -89,13 +102,15 @@ def main():
     ap.add_argument("--last-skip", type=int, default=1)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
+    if a.run < 1 or a.skip < 0 or a.last_skip < 0:
+        ap.error("--run must be at least 1, --skip and --last-skip at least 0")
     tables = [runs(launches(f), a.group, a.run, a.skip, a.last_skip) for f in a.files]
     n = max(len(t) for t in tables)
     print("| # | kernel | launches | " + " | ".join(a.files) + " |")
     print("|---|---|---|" + "---|" * len(a.files))
     for i in range(n):
         first = next(t[i] for t in tables if i < len(t))
-        cells = ["%.1f" % t[i][2] if i < len(t) else "" for t in tables]
+        cells = ["%.1f" % t[i][2] if i < len(t) and t[i][2] is not None else "" for t in tables]
         print(f"| {i} | `{label(first[0])}` | {first[1]} | " + " | ".join(cells) + " |")
 
 
