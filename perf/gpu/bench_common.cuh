@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace sweep_bench {
@@ -23,6 +24,23 @@ inline void ok(cudaError_t e, const char* what) {
         std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
         std::exit(1);
     }
+}
+
+/// The names of a comma-separated list (empty names kept: "a,,b" gives three).
+inline std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> v;
+    for (std::size_t a = 0; a <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', a), list.size());
+        v.push_back(list.substr(a, comma - a));
+        a = comma + 1;
+    }
+    return v;
+}
+
+/// The integer in environment variable `name`, clamped to [lo, hi]; `fallback` when unset.
+inline int env_int(const char* name, int lo, int hi, int fallback) {
+    const char* e = std::getenv(name);
+    return e != nullptr && *e != '\0' ? std::clamp(std::atoi(e), lo, hi) : fallback;
 }
 
 /// The benches' tuning modes (tile geometries, kernel variants that are not the default) are

@@ -122,10 +122,9 @@ auto thrust_on(cudaStream_t s) { return thrust::cuda::par(thrust_alloc).on(s); }
 /// to time (copy_if_contenders); the others run as empty calls and print as nan (session 26:
 /// which neighbours slow sweep's 2^24 rows with large buffers?).
 constexpr const char* copy_if_contenders[] = {"sweep", "regs", "cub", "cub+count", "thrust", "memcpy"};
-std::string bench_only;
+std::vector<std::string> bench_only;  // empty: all of them
 bool timed(const char* name) {
-    return bench_only.empty() ||
-           ("," + bench_only + ",").find("," + std::string(name) + ",") != std::string::npos;
+    return bench_only.empty() || std::find(bench_only.begin(), bench_only.end(), name) != bench_only.end();
 }
 sweep_bench::timer::contender pick(const char* name, sweep_bench::timer::contender c) {
     if (timed(name)) return c;
@@ -154,6 +153,19 @@ void cub_partition(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s) {
 void cub_wait_count(buffers& b, cudaStream_t s) {
     ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
     ok(cudaStreamSynchronize(s), "sync");
+}
+/// The "cub+count" contender: CUB's call `cub`, then its count to the host, waited for.
+template <class F>
+sweep_bench::timer::contender cub_counted(buffers& b, cudaStream_t s, F cub) {
+    return {[&b, s, cub] {
+        cub();
+        cub_wait_count(b, s);
+    }};
+}
+/// The contender of the "% copy" columns: n values copied device to device.
+sweep_bench::timer::contender memcpy_of(std::int32_t* to, const std::int32_t* from, std::int64_t n,
+                                        cudaStream_t s) {
+    return {[=] { ok(cudaMemcpyAsync(to, from, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }};
 }
 
 void print_header(const char* algo) {
@@ -210,16 +222,14 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
                         default_alloc(), regs_path);
                 };
+                auto cub = [&] { cub_select(b, n, apred, s); };
                 const auto us = t.interleaved({
                     pick(copy_if_contenders[0], {mine}),
                     pick(copy_if_contenders[1], {regs}),
-                    pick(copy_if_contenders[2], {[&] { cub_select(b, n, apred, s); }}),
-                    pick(copy_if_contenders[3], {[&] {
-                        cub_select(b, n, apred, s);
-                        cub_wait_count(b, s);
-                    }}),
+                    pick(copy_if_contenders[2], {cub}),
+                    pick(copy_if_contenders[3], cub_counted(b, s, cub)),
                     pick(copy_if_contenders[4], {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }}),
-                    pick(copy_if_contenders[5], {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }}),
+                    pick(copy_if_contenders[5], memcpy_of(b.out, b.in, n, s)),
                 });
                 const auto shown = [&](int k) {
                     return timed(copy_if_contenders[k]) ? us[static_cast<std::size_t>(k)]
@@ -262,16 +272,14 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 };
                 // thrust writes into ref (+ the pristine buffer's room is not touched).
                 std::int32_t* t_false = b.ref + n;
+                auto cub = [&] { cub_partition(b, n, apred, s); };
                 const auto us = t.interleaved({
                     {mine},
                     {regs},
-                    {[&] { cub_partition(b, n, apred, s); }},
-                    {[&] {
-                        cub_partition(b, n, apred, s);
-                        cub_wait_count(b, s);
-                    }},
+                    {cub},
+                    cub_counted(b, s, cub),
                     {[&] { thrust::partition_copy(thrust_on(s), b.in, b.in + n, b.ref, t_false, apred); }},
-                    {[&] { ok(cudaMemcpyAsync(b.out, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
+                    memcpy_of(b.out, b.in, n, s),
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
                              cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
@@ -332,20 +340,18 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         algo, static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
                         default_alloc(), 1);
                 };
+                auto cub = [&] { cub_partition(b, n, apred, s); };
                 std::vector<sweep_bench::timer::contender> cs = {
                     {run_mine, restore},
                     {run_regs, restore},
-                    {[&] { cub_partition(b, n, apred, s); }},
-                    {[&] {
-                        cub_partition(b, n, apred, s);
-                        cub_wait_count(b, s);
-                    }},
+                    {cub},
+                    cub_counted(b, s, cub),
                     {[&] {
                          if (stable) thrust::stable_partition(thrust_on(s), b.out, b.out + n, apred);
                          else thrust::partition(thrust_on(s), b.out, b.out + n, apred);
                      },
                      restore},
-                    {[&] { ok(cudaMemcpyAsync(b.out2, b.in, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }},
+                    memcpy_of(b.out2, b.in, n, s),
                 };
                 if (!stable) cs.push_back({run_exchange, restore});
                 const auto us = t.interleaved(cs);
@@ -626,16 +632,12 @@ int main(int argc, char** argv) {
     // SWEEP_BENCH_ALLOC_LG: buffers for 2^k elements when that is more than 2^hi (session 25:
     // the 2^24 rows of `28 24` runs were slower for sweep than those of `24 24` runs).
     // At most 2^30 (CUB's counts are int).
-    const int alloc_lg = std::getenv("SWEEP_BENCH_ALLOC_LG")
-                             ? std::clamp(std::atoi(std::getenv("SWEEP_BENCH_ALLOC_LG")), 0, 30)
-                             : 0;
+    const int alloc_lg = sweep_bench::env_int("SWEEP_BENCH_ALLOC_LG", 0, 30, 0);
     b.nmax = std::int64_t{1} << std::max(hi, alloc_lg);
     if (alloc_lg > hi) std::printf("buffers for 2^%d elements (SWEEP_BENCH_ALLOC_LG)\n", alloc_lg);
     if (const char* e = std::getenv("SWEEP_BENCH_ONLY"); e && *e) {
-        bench_only = e;
-        for (std::size_t i = 0, j; i <= bench_only.size(); i = j + 1) {
-            j = std::min(bench_only.find(',', i), bench_only.size());
-            const std::string name = bench_only.substr(i, j - i);
+        bench_only = sweep_bench::split(e);
+        for (const std::string& name : bench_only) {
             if (std::none_of(std::begin(copy_if_contenders), std::end(copy_if_contenders),
                              [&](const char* c) { return name == c; }))
                 std::fprintf(stderr, "SWEEP_BENCH_ONLY: no contender \"%s\" (sweep, regs, cub, "
@@ -654,9 +656,7 @@ int main(int argc, char** argv) {
     // SWEEP_BENCH_OFFSET_MB=k (a diagnostic, session 26): in, pristine, out and out2 start k MiB
     // into allocations k MiB larger (does the 2^24 rows' dependence on the buffers follow the
     // allocation's size or the data's place in it?).
-    const std::size_t offset = std::getenv("SWEEP_BENCH_OFFSET_MB")
-                                   ? std::size_t(std::clamp(std::atoi(std::getenv("SWEEP_BENCH_OFFSET_MB")), 0, 4096)) << 20
-                                   : 0;
+    const std::size_t offset = std::size_t(sweep_bench::env_int("SWEEP_BENCH_OFFSET_MB", 0, 4096, 0)) << 20;
     if (offset != 0) std::printf("buffers start %zu MiB into their allocations (SWEEP_BENCH_OFFSET_MB)\n", offset >> 20);
     void* bases[4] = {};
     std::int32_t** const shifted[4] = {&b.in, &b.pristine, &b.out, &b.out2};

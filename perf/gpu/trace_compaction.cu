@@ -408,17 +408,6 @@ gate_cfg gate_of(const std::string& name, const run_ctx& c, unsigned sms) {
     return gate_cfg{};
 }
 
-/// The names of a comma-separated list.
-std::vector<std::string> split(const std::string& list) {
-    std::vector<std::string> v;
-    for (std::size_t a = 0; a <= list.size();) {
-        const std::size_t comma = std::min(list.find(',', a), list.size());
-        v.push_back(list.substr(a, comma - a));
-        a = comma + 1;
-    }
-    return v;
-}
-
 /// The persistent kernel's grid: the blocks that fit on the device at once (all must be resident).
 template <bool Trace>
 unsigned persist_grid(std::int64_t tiles) {
@@ -583,7 +572,7 @@ int main(int argc, char** argv) {
     // persist, cp.async); default the session-24 set.
     const std::string rows = argc > 3 ? argv[3] : "tma,persist,cp.async,tma,persist";
     const unsigned sms = static_cast<unsigned>(prop.multiProcessorCount);
-    for (const std::string& name : split(rows)) {
+    for (const std::string& name : sweep_bench::split(rows)) {
         c.gate = gate_of(name, c, sms);
         if (c.gate.q > 0 || c.gate.rank_waves > 0) {
             const std::string label = "tma " + name;
@@ -604,7 +593,7 @@ int main(int argc, char** argv) {
     if (argc > 4) {
         std::vector<std::string> names;
         std::vector<sweep_bench::timer::contender> cs;  // setup: the variant's gate
-        for (const std::string& name : split(argv[4])) {
+        for (const std::string& name : sweep_bench::split(argv[4])) {
             if (name.empty() || name == "x") continue;
             const gate_cfg g = gate_of(name, c, sms);
             std::function<void()> go;
