@@ -16,7 +16,13 @@
 // written (kept + rejected), as ANCHORS.md. "% copy" divides by cudaMemcpyAsync device-to-device
 // of n values in this process. CUB's temporary storage is allocated once (its best case) and
 // its count stays on the device; the column "cub+count" adds what a call returning an end
-// iterator must do (copy the count to the host and wait), which sweep and Thrust do.
+// iterator must do (copy the count to the host and wait), which sweep and Thrust do; the column
+// "cub+mapped" (session 27) does it the way sweep does: the kernel writes the count into mapped
+// host memory, the stream is synchronized, the count read. sweep's copy_if and partitions must
+// wait for their stream before they return (API.md: their result depends on the count), so its
+// timed interval holds that wait and the end event's submission after it; "vs cub+mapped"
+// compares two intervals that hold the same steps, "vs CUB" an interval with the wait against
+// one without.
 //
 // "sweep us" is the default (the shared-memory tile path, agent/compaction_bulk_agent.cuh, for
 // these aligned int32 inputs); "regs us" forces the register path (agent/compaction_agent.cuh,
@@ -121,7 +127,8 @@ auto thrust_on(cudaStream_t s) { return thrust::cuda::par(thrust_alloc).on(s); }
 /// SWEEP_BENCH_ONLY (copy_if rows only, a diagnostic): a comma-separated list of the contenders
 /// to time (copy_if_contenders); the others run as empty calls and print as nan (session 26:
 /// which neighbours slow sweep's 2^24 rows with large buffers?).
-constexpr const char* copy_if_contenders[] = {"sweep", "regs", "cub", "cub+count", "thrust", "memcpy"};
+constexpr const char* copy_if_contenders[] = {"sweep",  "regs",   "cub",   "cub+count",
+                                              "cub+mapped", "thrust", "memcpy"};
 std::vector<std::string> bench_only;  // empty: all of them
 bool timed(const char* name) {
     return bench_only.empty() || std::find(bench_only.begin(), bench_only.end(), name) != bench_only.end();
@@ -136,18 +143,23 @@ struct buffers {
     std::int32_t *in, *pristine, *out, *out2, *ref;
     int* num;       // CUB's count
     int* num_host;  // page-locked, for cub+count
+    int* num_mapped;      // mapped page-locked host memory, for cub+mapped (host address)
+    int* num_mapped_dev;  // the same, as the device sees it
     void* cub_temp = nullptr;
     std::size_t cub_bytes = 0;
 };
 
-/// CUB's select and partition of in[0, n) into ref (count into num), with the buffers' temporary.
-void cub_select(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s) {
+/// CUB's select and partition of in[0, n) into ref (count into `num`, by default the device
+/// word b.num), with the buffers' temporary.
+void cub_select(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s, int* num = nullptr) {
     std::size_t bytes = b.cub_bytes;
-    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, num ? num : b.num, static_cast<int>(n),
+                          pred, s);
 }
-void cub_partition(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s) {
+void cub_partition(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s, int* num = nullptr) {
     std::size_t bytes = b.cub_bytes;
-    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, b.num, static_cast<int>(n), pred, s);
+    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, num ? num : b.num,
+                             static_cast<int>(n), pred, s);
 }
 /// CUB's count to the host, waited for (the "cub+count" column).
 void cub_wait_count(buffers& b, cudaStream_t s) {
@@ -162,6 +174,20 @@ sweep_bench::timer::contender cub_counted(buffers& b, cudaStream_t s, F cub) {
         cub_wait_count(b, s);
     }};
 }
+/// The "cub+mapped" contender: CUB's call `cub` (given where its count goes) with the count
+/// written by the kernel straight into mapped host memory, the stream waited for, the count read:
+/// how sweep's own synchronous calls return their count (runtime.hpp mapped_count_slot), so the
+/// two timed intervals hold the same steps (the kernels, a stream synchronize, the count on the
+/// host, the end event enqueued after the host returns).
+volatile int cub_mapped_sink = 0;
+template <class F>
+sweep_bench::timer::contender cub_mapped(buffers& b, cudaStream_t s, F cub) {
+    return {[&b, s, cub] {
+        cub(b.num_mapped_dev);
+        ok(cudaStreamSynchronize(s), "sync");
+        cub_mapped_sink = *static_cast<volatile int*>(b.num_mapped);
+    }};
+}
 /// The contender of the "% copy" columns: n values copied device to device.
 sweep_bench::timer::contender memcpy_of(std::int32_t* to, const std::int32_t* from, std::int64_t n,
                                         cudaStream_t s) {
@@ -172,23 +198,23 @@ void print_header(const char* algo) {
     std::printf("\n%s, int32; times in us, median of 25; each row's contenders (memcpy included) "
                 "timed interleaved (one call of each per repetition, rotated, walked forward and "
                 "backward in turn)\n\n", algo);
-    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | thrust us | %%copy  | vs CUB | vs thrust | check |\n");
-    std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|-----------|--------|--------|-----------|-------|\n");
+    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | cub+mapped us | thrust us | %%copy  | vs CUB | vs cub+mapped | vs thrust | check |\n");
+    std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|---------------|-----------|--------|--------|---------------|-----------|-------|\n");
 }
 
 void print_row(std::FILE* csv, const char* algo, int lg, int pct, double bytes, double copy_us,
                double sweep_us, double regs_us, double cub_us, double cub_count_us,
-               double thrust_us, const char* check) {
+               double cub_mapped_us, double thrust_us, const char* check) {
     const double copy_gbs = 2.0 * double(std::int64_t{1} << lg) * 4 / copy_us * 1e-3;
     auto pc = [&](double us) { return 100.0 * (bytes / us * 1e-3) / copy_gbs; };
-    std::printf("| 2^%-2d | %3d%% | %9.1f | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %7.2fx | %9.1f | %5.1f%% | %12.1f | %9.1f | %5.1f%% | %5.2fx | %8.2fx | %s |\n",
+    std::printf("| 2^%-2d | %3d%% | %9.1f | %9.1f | %5.1f%% | %9.1f | %5.1f%% | %7.2fx | %9.1f | %5.1f%% | %12.1f | %13.1f | %9.1f | %5.1f%% | %5.2fx | %12.2fx | %8.2fx | %s |\n",
                 lg, pct, copy_us, sweep_us, pc(sweep_us), regs_us, pc(regs_us), regs_us / sweep_us,
-                cub_us, pc(cub_us), cub_count_us, thrust_us, pc(thrust_us), cub_us / sweep_us,
-                thrust_us / sweep_us, check);
+                cub_us, pc(cub_us), cub_count_us, cub_mapped_us, thrust_us, pc(thrust_us),
+                cub_us / sweep_us, cub_mapped_us / sweep_us, thrust_us / sweep_us, check);
     std::fflush(stdout);
     if (csv)
-        std::fprintf(csv, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", algo, lg, pct, copy_us,
-                     sweep_us, regs_us, cub_us, cub_count_us, thrust_us);
+        std::fprintf(csv, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", algo, lg, pct, copy_us,
+                     sweep_us, regs_us, cub_us, cub_count_us, thrust_us, cub_mapped_us);
 }
 
 // The register path, forced (the default before session 4), for the "regs" columns.
@@ -228,15 +254,19 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     pick(copy_if_contenders[1], {regs}),
                     pick(copy_if_contenders[2], {cub}),
                     pick(copy_if_contenders[3], cub_counted(b, s, cub)),
-                    pick(copy_if_contenders[4], {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }}),
-                    pick(copy_if_contenders[5], memcpy_of(b.out, b.in, n, s)),
+                    pick(copy_if_contenders[4], cub_mapped(b, s, [&b, n, apred, s](int* num) {
+                             cub_select(b, n, apred, s, num);
+                         })),
+                    pick(copy_if_contenders[5], {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }}),
+                    pick(copy_if_contenders[6], memcpy_of(b.out, b.in, n, s)),
                 });
                 const auto shown = [&](int k) {
                     return timed(copy_if_contenders[k]) ? us[static_cast<std::size_t>(k)]
                                                         : std::numeric_limits<double>::quiet_NaN();
                 };
                 const double sweep_us = shown(0), regs_us = shown(1), cub_us = shown(2),
-                             cub_count_us = shown(3), thrust_us = shown(4), copy_us = shown(5);
+                             cub_count_us = shown(3), cub_mapped_us = shown(4),
+                             thrust_us = shown(5), copy_us = shown(6);
                 // The checks, on one more call of each (thrust's writes out2 as well).
                 mine();
                 regs();
@@ -244,9 +274,10 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 cub_select(b, n, apred, s);
                 cub_wait_count(b, s);
                 ok(cudaGetLastError(), "bench");
-                const bool same = kept == *b.num_host && host(b.out, kept) == host(b.ref, kept);
+                const bool same = kept == *b.num_host && host(b.out, kept) == host(b.ref, kept) &&
+                                  (!timed("cub+mapped") || kept == cub_mapped_sink);
                 print_row(csv, "copy_if", lg, pct, double(n + kept) * 4, copy_us, sweep_us, regs_us,
-                          cub_us, cub_count_us, thrust_us,
+                          cub_us, cub_count_us, cub_mapped_us, thrust_us,
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
             }
         }
@@ -278,11 +309,13 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     {regs},
                     {cub},
                     cub_counted(b, s, cub),
+                    cub_mapped(b, s, [&b, n, apred, s](int* num) { cub_partition(b, n, apred, s, num); }),
                     {[&] { thrust::partition_copy(thrust_on(s), b.in, b.in + n, b.ref, t_false, apred); }},
                     memcpy_of(b.out, b.in, n, s),
                 });
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
-                             cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
+                             cub_count_us = us[3], cub_mapped_us = us[4], thrust_us = us[5],
+                             copy_us = us[6];
                 // The checks, on one more call of each (sweep's and the register path's share
                 // their outputs).
                 mine();
@@ -298,10 +331,11 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 const auto r = host(b.ref, n);
                 auto rej = sweep_f;
                 std::reverse(rej.begin(), rej.end());
-                const bool same = kept == *b.num_host && sweep_t == std::vector<std::int32_t>(r.begin(), r.begin() + kept) &&
+                const bool same = kept == *b.num_host && kept == cub_mapped_sink &&
+                                  sweep_t == std::vector<std::int32_t>(r.begin(), r.begin() + kept) &&
                                   rej == std::vector<std::int32_t>(r.begin() + kept, r.end());
                 print_row(csv, "partition_copy", lg, pct, double(2 * n) * 4, copy_us, sweep_us,
-                          regs_us, cub_us, cub_count_us, thrust_us,
+                          regs_us, cub_us, cub_count_us, cub_mapped_us, thrust_us,
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
             }
         }
@@ -346,6 +380,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     {run_regs, restore},
                     {cub},
                     cub_counted(b, s, cub),
+                    cub_mapped(b, s, [&b, n, apred, s](int* num) { cub_partition(b, n, apred, s, num); }),
                     {[&] {
                          if (stable) thrust::stable_partition(thrust_on(s), b.out, b.out + n, apred);
                          else thrust::partition(thrust_on(s), b.out, b.out + n, apred);
@@ -356,7 +391,8 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 if (!stable) cs.push_back({run_exchange, restore});
                 const auto us = t.interleaved(cs);
                 const double sweep_us = us[0], regs_us = us[1], cub_us = us[2],
-                             cub_count_us = us[3], thrust_us = us[4], copy_us = us[5];
+                             cub_count_us = us[3], cub_mapped_us = us[4], thrust_us = us[5],
+                             copy_us = us[6];
                 // The checks, on one more call of each.
                 restore();
                 run_mine();
@@ -384,10 +420,10 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 const bool same = stable ? mine == ref : as_partition(mine);
                 const bool regs_same = regs_result == ref;
                 print_row(csv, algo, lg, pct, double(2 * n) * 4, copy_us, sweep_us, regs_us,
-                          cub_us, cub_count_us, thrust_us,
+                          cub_us, cub_count_us, cub_mapped_us, thrust_us,
                           !same ? "MISMATCH" : regs_same ? "ok" : "REGS MISMATCH");
                 if (!stable) {
-                    const double ex_us = us[6];
+                    const double ex_us = us[7];
                     restore();
                     run_exchange();
                     const bool ex_ok = as_partition(host(b.out, n));
@@ -641,7 +677,7 @@ int main(int argc, char** argv) {
             if (std::none_of(std::begin(copy_if_contenders), std::end(copy_if_contenders),
                              [&](const char* c) { return name == c; }))
                 std::fprintf(stderr, "SWEEP_BENCH_ONLY: no contender \"%s\" (sweep, regs, cub, "
-                                     "cub+count, thrust, memcpy)\n", name.c_str());
+                                     "cub+count, cub+mapped, thrust, memcpy)\n", name.c_str());
         }
         std::printf("copy_if rows: only %s timed (SWEEP_BENCH_ONLY; the others print as nan)\n", e);
     }
@@ -673,6 +709,9 @@ int main(int argc, char** argv) {
                 mib_from_in(b.pristine), mib_from_in(b.out), mib_from_in(b.out2), mib_from_in(b.ref));
     ok(cudaMalloc(&b.num, sizeof(int)), "cudaMalloc");
     ok(cudaMallocHost(&b.num_host, sizeof(int)), "cudaMallocHost");
+    ok(cudaHostAlloc(&b.num_mapped, sizeof(int), cudaHostAllocMapped), "cudaHostAlloc mapped");
+    ok(cudaHostGetDevicePointer(reinterpret_cast<void**>(&b.num_mapped_dev), b.num_mapped, 0),
+       "cudaHostGetDevicePointer");
     fill<<<1024, 256, 0, s>>>(b.in, b.nmax, 12345);
     ok(cudaMemcpyAsync(b.pristine, b.in, b.nmax * 4, cudaMemcpyDeviceToDevice, s), "copy");
     ok(cudaStreamSynchronize(s), "fill");
@@ -700,6 +739,7 @@ int main(int argc, char** argv) {
     cudaFree(b.ref);
     cudaFree(b.num);
     cudaFreeHost(b.num_host);
+    cudaFreeHost(b.num_mapped);
     cudaStreamDestroy(s);
     if (csv) std::fclose(csv);
     return 0;
