@@ -6,7 +6,7 @@
 // Method (as bench_gpu_scan.cu and shared/ANCHORS.md): device buffers allocated once, inputs
 // random in [1, 100] (never zero) generated on the device, the predicate x <= p keeps p %; 3
 // warm-up calls, then the median of 25 calls, each timed alone with CUDA events on one stream.
-// The contenders of a row (sweep, regs, cub, cub+count, thrust, the memcpy of the "% copy"
+// The contenders of a row (sweep, regs, cub, cub+count, cub+mapped, thrust, the memcpy of the "% copy"
 // columns; for partition also the forced exchange pass) are timed interleaved since
 // session 25: each repetition times one call of each, in an order rotated from one repetition
 // to the next (timer::interleaved), so that the machine's drift during a run (rows apart by
@@ -21,8 +21,9 @@
 // host memory, the stream is synchronized, the count read. sweep's copy_if and partitions must
 // wait for their stream before they return (API.md: their result depends on the count), so its
 // timed interval holds that wait and the end event's submission after it; "vs cub+mapped"
-// compares two intervals that hold the same steps, "vs CUB" an interval with the wait against
-// one without.
+// compares two intervals that both end with the wait (CUB's with its two launches, sweep's with
+// one, and for the in-place partitions sweep's copy back of the temporary), "vs CUB" -- the
+// anchor of ANCHORS.md and of the bars -- an interval with the wait against one without.
 //
 // "sweep us" is the default (the shared-memory tile path, agent/compaction_bulk_agent.cuh, for
 // these aligned int32 inputs); "regs us" forces the register path (agent/compaction_agent.cuh,
@@ -153,13 +154,15 @@ struct buffers {
 /// word b.num), with the buffers' temporary.
 void cub_select(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s, int* num = nullptr) {
     std::size_t bytes = b.cub_bytes;
-    cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, num ? num : b.num, static_cast<int>(n),
-                          pred, s);
+    ok(cub::DeviceSelect::If(b.cub_temp, bytes, b.in, b.ref, num ? num : b.num,
+                             static_cast<int>(n), pred, s),
+       "cub::DeviceSelect::If");
 }
 void cub_partition(buffers& b, std::int64_t n, anchor_le pred, cudaStream_t s, int* num = nullptr) {
     std::size_t bytes = b.cub_bytes;
-    cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, num ? num : b.num,
-                             static_cast<int>(n), pred, s);
+    ok(cub::DevicePartition::If(b.cub_temp, bytes, b.in, b.ref, num ? num : b.num,
+                                static_cast<int>(n), pred, s),
+       "cub::DevicePartition::If");
 }
 /// CUB's count to the host, waited for (the "cub+count" column).
 void cub_wait_count(buffers& b, cudaStream_t s) {
@@ -176,9 +179,9 @@ sweep_bench::timer::contender cub_counted(buffers& b, cudaStream_t s, F cub) {
 }
 /// The "cub+mapped" contender: CUB's call `cub` (given where its count goes) with the count
 /// written by the kernel straight into mapped host memory, the stream waited for, the count read:
-/// how sweep's own synchronous calls return their count (runtime.hpp mapped_count_slot), so the
-/// two timed intervals hold the same steps (the kernels, a stream synchronize, the count on the
-/// host, the end event enqueued after the host returns).
+/// how sweep's own synchronous calls return their count (runtime.hpp mapped_count_slot), so both
+/// timed intervals end the same way (a stream synchronize, the count on the host, the end event
+/// enqueued after the host returns).
 volatile int cub_mapped_sink = 0;
 template <class F>
 sweep_bench::timer::contender cub_mapped(buffers& b, cudaStream_t s, F cub) {
@@ -213,6 +216,8 @@ void print_row(std::FILE* csv, const char* algo, int lg, int pct, double bytes, 
                 cub_us / sweep_us, cub_mapped_us / sweep_us, thrust_us / sweep_us, check);
     std::fflush(stdout);
     if (csv)
+        // Columns: algo, log2 n, % kept, memcpy, sweep, regs, cub, cub+count, thrust (as before
+        // session 27), then cub+mapped (appended, so that older readers keep their positions).
         std::fprintf(csv, "%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", algo, lg, pct, copy_us,
                      sweep_us, regs_us, cub_us, cub_count_us, thrust_us, cub_mapped_us);
 }
@@ -417,7 +422,10 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     std::sort(r.begin(), r.end());
                     return v == r;
                 };
-                const bool same = stable ? mine == ref : as_partition(mine);
+                const auto ref_kept = std::count_if(ref.begin(), ref.end(),
+                                                    [&](std::int32_t x) { return x <= pct; });
+                const bool same = (stable ? mine == ref : as_partition(mine)) &&
+                                  cub_mapped_sink == ref_kept;
                 const bool regs_same = regs_result == ref;
                 print_row(csv, algo, lg, pct, double(2 * n) * 4, copy_us, sweep_us, regs_us,
                           cub_us, cub_count_us, cub_mapped_us, thrust_us,

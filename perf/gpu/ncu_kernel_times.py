@@ -18,8 +18,8 @@ Usage: ncu_kernel_times.py [--group name|consecutive] [--run 29] [--skip 3] [--l
   --skip K       leading launches dropped from each run (the warm-ups)
   --last-skip J  trailing launches dropped from a full run (the check)
 Files with different launch sequences give rows that do not line up; compare like with like.
---group name needs one contender a kernel: in the full tables `cub` and `cub+count` launch the
-same CUB kernel, and below 2^26 partition_copy's sweep and register contenders the same sweep
+--group name needs one contender a kernel: in the full tables `cub`, `cub+count` and `cub+mapped`
+launch the same CUB kernel, and below 2^26 partition_copy's sweep and register contenders the same sweep
 kernel, so time one of each there (the compaction bench's SWEEP_BENCH_ONLY=sweep,cub).
 A run with no launches left after the skips prints an empty cell.
 """
