@@ -80,13 +80,19 @@ struct timer {
         return median_us(f, [] {}, reps);
     }
 
-    /// One contender of interleaved(): the timed call and what runs before it, untimed.
+    /// One contender of interleaved(): the timed call and what runs before it, untimed. `apart`:
+    /// timed in a loop of its own after the interleaved rounds (3 warm-ups, then `reps` calls),
+    /// for a contender that slows whichever call comes after it (session 27: Thrust's in-place
+    /// partitions, whose cudaMalloc/cudaFree of an n-element temporary every call slowed the
+    /// next contender's call by up to ~11 %).
     struct contender {
         std::function<void()> call;
         std::function<void()> setup = [] {};
+        bool apart = false;
     };
 
-    /// The contenders timed interleaved: each repetition times one call of every contender, each
+    /// The contenders timed interleaved (those marked `apart` after them, each in a loop of its
+    /// own): each repetition times one call of every contender, each
     /// alone with events as median_us does, the order rotated by one each round and walked
     /// forward on even rounds and backward on odd ones (so a pair of rounds starts from the
     /// same contender, and each contender follows both of its neighbours), so that a
@@ -96,23 +102,29 @@ struct timer {
     /// warm-up, then `reps` rounds; the median of each, in microseconds, in the contenders'
     /// order. A ratio of two of these compares times taken side by side.
     std::vector<double> interleaved(const std::vector<contender>& cs, int reps = 25) {
-        const std::size_t k = cs.size();
-        std::vector<std::vector<float>> ms(k, std::vector<float>(static_cast<std::size_t>(reps)));
-        for (int r = -3; r < reps; ++r) {
+        std::vector<std::vector<float>> ms(cs.size(), std::vector<float>(static_cast<std::size_t>(reps)));
+        const auto time_one = [&](std::size_t c, int r) {
+            cs[c].setup();
+            ok(cudaEventRecord(a, s), "record");
+            cs[c].call();
+            ok(cudaEventRecord(b, s), "record");
+            ok(cudaEventSynchronize(b), "sync");
+            if (r >= 0) ok(cudaEventElapsedTime(&ms[c][static_cast<std::size_t>(r)], a, b), "elapsed");
+        };
+        std::vector<std::size_t> rotated, apart;  // indices into cs
+        for (std::size_t c = 0; c < cs.size(); ++c) (cs[c].apart ? apart : rotated).push_back(c);
+        const std::size_t k = rotated.size();
+        for (int r = -3; r < reps && k > 0; ++r) {
             for (std::size_t j = 0; j < k; ++j) {
                 const std::size_t step = (r + 3) % 2 == 0 ? j : k - 1 - j;
-                const std::size_t c = (step + static_cast<std::size_t>(r + 3)) % k;
-                cs[c].setup();
-                ok(cudaEventRecord(a, s), "record");
-                cs[c].call();
-                ok(cudaEventRecord(b, s), "record");
-                ok(cudaEventSynchronize(b), "sync");
-                if (r >= 0) ok(cudaEventElapsedTime(&ms[c][static_cast<std::size_t>(r)], a, b), "elapsed");
+                time_one(rotated[(step + static_cast<std::size_t>(r + 3)) % k], r);
             }
         }
+        for (const std::size_t c : apart)
+            for (int r = -3; r < reps; ++r) time_one(c, r);
         ok(cudaGetLastError(), "interleaved");
-        std::vector<double> med(k);
-        for (std::size_t c = 0; c < k; ++c) {
+        std::vector<double> med(cs.size());
+        for (std::size_t c = 0; c < cs.size(); ++c) {
             std::sort(ms[c].begin(), ms[c].end());
             med[c] = 1000.0 * ms[c][static_cast<std::size_t>(reps / 2)];
         }
