@@ -171,11 +171,12 @@ void cub_wait_count(buffers& b, cudaStream_t s) {
     ok(cudaMemcpyAsync(b.num_host, b.num, sizeof(int), cudaMemcpyDeviceToHost, s), "D2H");
     ok(cudaStreamSynchronize(s), "sync");
 }
-/// The "cub+count" contender: CUB's call `cub`, then its count to the host, waited for.
+/// The "cub+count" contender: CUB's call `cub` (given where its count goes: the device word
+/// b.num), then its count to the host, waited for.
 template <class F>
 sweep_bench::timer::contender cub_counted(buffers& b, cudaStream_t s, F cub) {
     return {[&b, s, cub] {
-        cub();
+        cub(b.num);
         cub_wait_count(b, s);
     }};
 }
@@ -202,7 +203,7 @@ sweep_bench::timer::contender memcpy_of(std::int32_t* to, const std::int32_t* fr
 void print_header(const char* algo) {
     std::printf("\n%s, int32; times in us, median of 25; each row's contenders (memcpy included) "
                 "timed interleaved (one call of each per repetition, rotated, walked forward and "
-                "backward in turn)\n\n", algo);
+                "backward in turn), Thrust's after them in a loop of its own\n\n", algo);
     std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | cub+mapped us | thrust us | %%copy  | vs CUB | vs cub+mapped | vs thrust | check |\n");
     std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|---------------|-----------|--------|--------|---------------|-----------|-------|\n");
 }
@@ -255,15 +256,13 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
                         default_alloc(), regs_path);
                 };
-                auto cub = [&] { cub_select(b, n, apred, s); };
+                const auto cub_into = [&b, n, apred, s](int* num) { cub_select(b, n, apred, s, num); };
                 const auto us = t.interleaved({
                     pick(copy_if_contenders[0], {mine}),
                     pick(copy_if_contenders[1], {regs}),
-                    pick(copy_if_contenders[2], {cub}),
-                    pick(copy_if_contenders[3], cub_counted(b, s, cub)),
-                    pick(copy_if_contenders[4], cub_mapped(b, s, [&b, n, apred, s](int* num) {
-                             cub_select(b, n, apred, s, num);
-                         })),
+                    pick(copy_if_contenders[2], {[&] { cub_into(b.num); }}),
+                    pick(copy_if_contenders[3], cub_counted(b, s, cub_into)),
+                    pick(copy_if_contenders[4], cub_mapped(b, s, cub_into)),
                     pick(copy_if_contenders[5], {[&] { thrust::copy_if(thrust_on(s), b.in, b.in + n, b.out2, apred); }, [] {}, true}),
                     pick(copy_if_contenders[6], memcpy_of(b.out, b.in, n, s)),
                 });
@@ -310,13 +309,13 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 };
                 // thrust writes into ref (+ the pristine buffer's room is not touched).
                 std::int32_t* t_false = b.ref + n;
-                auto cub = [&] { cub_partition(b, n, apred, s); };
+                const auto cub_into = [&b, n, apred, s](int* num) { cub_partition(b, n, apred, s, num); };
                 const auto us = t.interleaved({
                     {mine},
                     {regs},
-                    {cub},
-                    cub_counted(b, s, cub),
-                    cub_mapped(b, s, [&b, n, apred, s](int* num) { cub_partition(b, n, apred, s, num); }),
+                    {[&] { cub_into(b.num); }},
+                    cub_counted(b, s, cub_into),
+                    cub_mapped(b, s, cub_into),
                     {[&] { thrust::partition_copy(thrust_on(s), b.in, b.in + n, b.ref, t_false, apred); }, [] {}, true},
                     memcpy_of(b.out, b.in, n, s),
                 });
@@ -381,13 +380,13 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                         algo, static_cast<const std::int32_t*>(b.out), b.out, n, pred, s,
                         default_alloc(), 1);
                 };
-                auto cub = [&] { cub_partition(b, n, apred, s); };
+                const auto cub_into = [&b, n, apred, s](int* num) { cub_partition(b, n, apred, s, num); };
                 std::vector<sweep_bench::timer::contender> cs = {
                     {run_mine, restore},
                     {run_regs, restore},
-                    {cub},
-                    cub_counted(b, s, cub),
-                    cub_mapped(b, s, [&b, n, apred, s](int* num) { cub_partition(b, n, apred, s, num); }),
+                    {[&] { cub_into(b.num); }},
+                    cub_counted(b, s, cub_into),
+                    cub_mapped(b, s, cub_into),
                     {[&] {
                          if (stable) thrust::stable_partition(thrust_on(s), b.out, b.out + n, apred);
                          else thrust::partition(thrust_on(s), b.out, b.out + n, apred);
@@ -414,18 +413,16 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                 thrust::stable_partition(thrust_on(s), b.out, b.out + n, apred);
                 ok(cudaStreamSynchronize(s), "check");
                 const auto ref = host(b.out, n);
+                const auto ref_kept = std::count_if(ref.begin(), ref.end(),
+                                                    [&](std::int32_t x) { return x <= pct; });
                 auto as_partition = [&](std::vector<std::int32_t> v) {
-                    const auto k = std::count_if(ref.begin(), ref.end(),
-                                                 [&](std::int32_t x) { return x <= pct; });
                     for (std::int64_t i = 0; i < n; ++i)
-                        if ((v[i] <= pct) != (i < k)) return false;
+                        if ((v[i] <= pct) != (i < ref_kept)) return false;
                     auto r = ref;
                     std::sort(v.begin(), v.end());
                     std::sort(r.begin(), r.end());
                     return v == r;
                 };
-                const auto ref_kept = std::count_if(ref.begin(), ref.end(),
-                                                    [&](std::int32_t x) { return x <= pct; });
                 const bool same = (stable ? mine == ref : as_partition(mine)) &&
                                   cub_mapped_sink == ref_kept;
                 const bool regs_same = regs_result == ref;
