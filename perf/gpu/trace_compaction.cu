@@ -10,7 +10,11 @@
 // interleaved: variants timed with timer::interleaved (one launch of each per repetition,
 // rotated): tma, w4, cp.async, q1-q3, rank, cub, cubx1/cubx2 (CUB writing buffers of its own),
 // library, thrust (thrust::copy_if, as the bench's contender), mallocfree (a cudaMalloc and a
-// cudaFree of 1 MiB: what Thrust's temporaries do between the other calls).
+// cudaFree of 1 MiB: what Thrust's temporaries do between the other calls); since session 28
+// (perf/notes-gpu.md C11) the two-pass experiment: 2pass (pass 2 in reverse tile order, launched
+// behind pass 1 as a programmatic dependent launch), 2passf (forward), 2passnp (reverse, plain
+// launches), count (pass 1 alone); any variant with "+sync" appended is followed by a
+// cudaStreamSynchronize inside its timed interval. The two-pass results are checked against CUB's.
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
 //
@@ -368,6 +372,87 @@ __global__ void __launch_bounds__(agent_t::threads)
     }
 }
 
+// ---- Session 28 (perf/notes-gpu.md C11): two passes for mid sizes, an experiment ----------------
+// Pass 1 (count_tiles_kernel) counts each tile's kept elements into counts[tile]: a pure read, no
+// chain. Pass 2 (scatter_tiles_kernel) gives each tile its prefix as the sum of counts[0, tile),
+// read from L2 while the tile's own copy lands, then places and stores as the agent does: no
+// look-back wait in any tile's life. It reads the input twice; taken in reverse order, pass 2's
+// first tiles are the ones pass 1 read last, still in L2 (64 MiB of int32 against a 60 MB L2 at
+// 2^24). Launched behind pass 1 as a programmatic dependent launch (Pdl), its blocks start their
+// copies while pass 1 drains and wait for it (griddepcontrol.wait) only before reading counts.
+constexpr int count_threads = 256;
+
+template <bool Pdl>
+__global__ void __launch_bounds__(count_threads)
+    count_tiles_kernel(const std::int32_t* in, std::int64_t n, le_pred pred, int* counts) {
+    if constexpr (Pdl) cu::pdl::launch_dependents();
+    constexpr int per = static_cast<int>(agent_t::tile_items) / 4 / count_threads;  // int4 a thread
+    static_assert(per * 4 * count_threads == agent_t::tile_items);
+    const std::int64_t tile = blockIdx.x;
+    const std::int64_t base = tile * agent_t::tile_items;
+    const std::int64_t left = n - base;
+    const int tid = static_cast<int>(threadIdx.x);
+    int mine = 0;
+    if (left >= agent_t::tile_items) {
+        const int4* v = reinterpret_cast<const int4*>(in + base) + tid;
+        int4 x[per];
+#pragma unroll
+        for (int k = 0; k < per; ++k) x[k] = v[k * count_threads];
+#pragma unroll
+        for (int k = 0; k < per; ++k)
+            mine += int(pred(x[k].x)) + int(pred(x[k].y)) + int(pred(x[k].z)) + int(pred(x[k].w));
+    } else {
+        for (std::int64_t i = tid; i < left; i += count_threads) mine += int(pred(in[base + i]));
+    }
+    __shared__ int part[count_threads / 32];
+    mine = static_cast<int>(__reduce_add_sync(0xffffffffu, static_cast<unsigned>(mine)));
+    if (tid % 32 == 0) part[tid / 32] = mine;
+    __syncthreads();
+    if (tid == 0) {
+        int c = 0;
+#pragma unroll
+        for (int w = 0; w < count_threads / 32; ++w) c += part[w];
+        counts[tile] = c;
+    }
+}
+
+template <bool Reverse, bool Pdl>
+__global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
+    scatter_tiles_kernel(const agent_t::params p, const int* counts, std::int64_t tiles,
+                         std::int64_t* total) {
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    __shared__ unsigned part[agent_t::warps];
+    agent_t a(p, dynamic_smem);
+    const std::int64_t tile = Reverse ? tiles - 1 - blockIdx.x : blockIdx.x;
+    const bool full = a.is_full(tile);
+    if (threadIdx.x == 0) {
+        cu::bulk::init(&a.h.bar);
+        cu::bulk::fence_init();
+        if (full) a.start_copy(tile);
+    }
+    if (!full) a.load_partial(tile);
+    if constexpr (Pdl) cu::pdl::wait();
+    // The prefix: counts[0, tile) (each <= tile_items, their sum < 2^32 at the sizes tried).
+    unsigned sum = 0;
+    for (std::int64_t i = threadIdx.x; i < tile; i += agent_t::threads)
+        sum += static_cast<unsigned>(counts[i]);
+    sum = __reduce_add_sync(0xffffffffu, sum);
+    if (a.lane == 0) part[a.warp] = sum;
+    __syncthreads();  // also: the barrier's init, load_partial's writes
+    if (full) cu::bulk::wait(&a.h.bar, 0);
+    const int len = a.tile_len(tile);
+    const int warp_kept = a.place(len);
+    if (a.lane == 0) a.h.warp_counts[a.warp] = warp_kept;
+    __syncthreads();
+    std::int64_t before = 0;
+#pragma unroll
+    for (int w = 0; w < agent_t::warps; ++w) before += part[w];
+    int warp_before = 0;
+    const int kept = a.tile_counts(warp_before);
+    a.store(tile, len, kept, warp_before, warp_kept, before, false);
+    if (threadIdx.x == 0 && tile == tiles - 1) *total = before + kept;
+}
+
 /// The compaction bench's input: 1..100, so that `x <= k` keeps k %.
 __global__ void fill(std::int32_t* p, std::int64_t n, std::uint64_t seed) {
     for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
@@ -391,6 +476,8 @@ struct run_ctx {
     cudaStream_t s;
     gate_cfg gate;
     unsigned* gate_words;  // issued[256], landed[256], after the tile states in `words`
+    int* counts;               // the two-pass variants' tile counts
+    std::int64_t* mapped;      // their count's slot, in mapped host memory (as the library's)
 };
 
 /// The ticket (16 bytes), the tile states and the gates' counters: one allocation, one memset.
@@ -445,6 +532,47 @@ void launch(run_ctx& c) {
             p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, c.rec, c.gate);
     }
     ok(cudaGetLastError(), "launch");
+}
+
+/// The two-pass variants (session 28): pass 1, then pass 2 in reverse (or forward) tile order,
+/// launched behind it as a programmatic dependent launch (Pdl) or plainly.
+template <bool Reverse, bool Pdl>
+void launch_2pass(run_ctx& c) {
+    static const bool allowed =
+        (allow_smem(scatter_tiles_kernel<Reverse, Pdl>, agent_t::smem_bytes), true);
+    (void)allowed;
+    count_tiles_kernel<Pdl><<<static_cast<unsigned>(c.tiles), count_threads, 0, c.s>>>(
+        c.in, c.n, c.pred, c.counts);
+    ok(cudaGetLastError(), "count launch");
+    const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(static_cast<unsigned>(c.tiles));
+    cfg.blockDim = dim3(agent_t::threads);
+    cfg.dynamicSmemBytes = agent_t::smem_bytes;
+    cfg.stream = c.s;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = Pdl ? 1 : 0;
+    ok(cudaLaunchKernelEx(&cfg, scatter_tiles_kernel<Reverse, Pdl>, p,
+                          static_cast<const int*>(c.counts), c.tiles, c.mapped),
+       "scatter launch");
+}
+
+/// The two-pass variant a name asks for ("2pass": reverse + PDL, "2passf": forward + PDL,
+/// "2passnp": reverse, plain launches; "count": pass 1 alone), or none.
+std::function<void(run_ctx&)> two_pass_of(const std::string& name) {
+    if (name == "2pass") return launch_2pass<true, true>;
+    if (name == "2passf") return launch_2pass<false, true>;
+    if (name == "2passnp") return launch_2pass<true, false>;
+    if (name == "count")
+        return [](run_ctx& c) {
+            count_tiles_kernel<false><<<static_cast<unsigned>(c.tiles), count_threads, 0, c.s>>>(
+                c.in, c.n, c.pred, c.counts);
+            ok(cudaGetLastError(), "count launch");
+        };
+    return {};
 }
 
 template <mode M, int W = 1>
@@ -529,6 +657,8 @@ int main(int argc, char** argv) {
     c.ticket = reinterpret_cast<unsigned int*>(c.words);
     c.gate_words = reinterpret_cast<unsigned*>(c.words + 2 + c.tiles);
     ok(cudaMalloc(&c.rec, static_cast<std::size_t>(c.tiles) * sizeof(tile_rec)), "rec");
+    ok(cudaMalloc(&c.counts, static_cast<std::size_t>(c.tiles) * sizeof(int)), "counts");
+    ok(cudaHostAlloc(&c.mapped, sizeof(std::int64_t), cudaHostAllocMapped), "mapped");
     fill<<<1024, 256, 0, s>>>(c.in, whole ? cap : c.n, 12345);
     if (whole) ok(cudaMemcpyAsync(extra[1], c.in, cap * 4, cudaMemcpyDeviceToDevice, s), "pristine");
     int* num = nullptr;
@@ -595,21 +725,24 @@ int main(int argc, char** argv) {
         std::vector<sweep_bench::timer::contender> cs;  // setup: the variant's gate
         for (const std::string& name : sweep_bench::split(argv[4])) {
             if (name.empty() || name == "x") continue;
-            const gate_cfg g = gate_of(name, c, sms);
+            const bool then_sync = name.size() > 5 && name.substr(name.size() - 5) == "+sync";
+            const std::string base = then_sync ? name.substr(0, name.size() - 5) : name;
+            const gate_cfg g = gate_of(base, c, sms);
             std::function<void()> go;
-            if (name == "tma" || g.q > 0 || g.rank_waves > 0) go = [&] { launch<mode::tma, false>(c); };
-            else if (name == "w4") go = [&] { launch<mode::tma, false, 4>(c); };
-            else if (name == "cp.async") go = [&] { launch<mode::cp_async, false>(c); };
-            else if (name == "cub") go = cub_into(c.ref);
-            else if (name == "cubx1") go = cub_into(extra[0]);
-            else if (name == "cubx2") go = cub_into(extra[1]);
-            else if (name == "library") {
+            if (const auto tp = two_pass_of(base)) go = [&c, tp] { tp(c); };
+            else if (base == "tma" || g.q > 0 || g.rank_waves > 0) go = [&] { launch<mode::tma, false>(c); };
+            else if (base == "w4") go = [&] { launch<mode::tma, false, 4>(c); };
+            else if (base == "cp.async") go = [&] { launch<mode::cp_async, false>(c); };
+            else if (base == "cub") go = cub_into(c.ref);
+            else if (base == "cubx1") go = cub_into(extra[0]);
+            else if (base == "cubx2") go = cub_into(extra[1]);
+            else if (base == "library") {
                 go = [&] { (void)sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred); };
-            } else if (name == "thrust") {
+            } else if (base == "thrust") {
                 // As the compaction bench's Thrust contender (its temporaries: cudaMalloc and
                 // cudaFree in every call).
                 go = [&] { thrust::copy_if(thrust::cuda::par.on(s), c.in, c.in + c.n, extra[0], c.pred); };
-            } else if (name == "mallocfree") {
+            } else if (base == "mallocfree") {
                 go = [&] {
                     void* p = nullptr;
                     ok(cudaMalloc(&p, 1 << 20), "malloc");
@@ -620,6 +753,11 @@ int main(int argc, char** argv) {
                             "cubx1, cubx2, library, thrust, mallocfree)\n", name.c_str());
                 continue;
             }
+            if (then_sync)
+                go = [go, s] {
+                    go();
+                    ok(cudaStreamSynchronize(s), "sync");
+                };
             names.push_back(name);
             cs.push_back({go, [&c, g] { c.gate = g; }});
         }
@@ -631,6 +769,25 @@ int main(int argc, char** argv) {
                     reps, names.empty() ? "" : names[0].c_str());
         for (std::size_t k = 0; k < names.size(); ++k)
             std::printf("| %s | %.1f | %.3f |\n", names[k].c_str(), med[k], med[0] / med[k]);
+        // The two-pass variants' results against CUB's (c.ref): the count and every kept element.
+        for (const std::string& name : names) {
+            const std::string base = name.substr(0, name.find('+'));
+            const auto tp = two_pass_of(base);
+            if (!tp || base == "count") continue;
+            ok(cudaMemsetAsync(c.out, 0xff, c.n * 4, s), "poison");
+            *c.mapped = -1;
+            tp(c);
+            ok(cudaStreamSynchronize(s), "check");
+            bool same = *c.mapped == cub_kept;
+            if (same) {
+                std::vector<std::int32_t> a(static_cast<std::size_t>(cub_kept)), b(a.size());
+                ok(cudaMemcpy(a.data(), c.out, a.size() * 4, cudaMemcpyDeviceToHost), "out");
+                ok(cudaMemcpy(b.data(), c.ref, b.size() * 4, cudaMemcpyDeviceToHost), "ref");
+                same = a == b;
+            }
+            std::printf("check %s: %s (count %lld, CUB %d)\n", base.c_str(), same ? "ok" : "MISMATCH",
+                        static_cast<long long>(*c.mapped), cub_kept);
+        }
     }
     const double sync_us = t.median_us(
         [&] {
@@ -674,6 +831,8 @@ int main(int argc, char** argv) {
     cudaFree(temp);
     cudaFree(num);
     cudaFree(c.rec);
+    cudaFree(c.counts);
+    cudaFreeHost(c.mapped);
     for (auto* e : extra) cudaFree(e);
     cudaFree(c.words);
     cudaFree(c.total);
