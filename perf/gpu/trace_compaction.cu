@@ -13,7 +13,7 @@
 // cudaFree of 1 MiB: what Thrust's temporaries do between the other calls); since session 28
 // (perf/notes-gpu.md C11) the two-pass experiment: 2pass (pass 2 in reverse tile order, launched
 // behind pass 1 as a programmatic dependent launch), 2passf (forward), 2passnp (reverse, plain
-// launches), count (pass 1 alone); any variant with "+sync" appended is followed by a
+// launches), 2passh/2passfh (2pass/2passf with L2 eviction hints), count (pass 1 alone); any variant with "+sync" appended is followed by a
 // cudaStreamSynchronize inside its timed interval. The two-pass results are checked against CUB's.
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
@@ -382,7 +382,28 @@ __global__ void __launch_bounds__(agent_t::threads)
 // copies while pass 1 drains and wait for it (griddepcontrol.wait) only before reading counts.
 constexpr int count_threads = 256;
 
-template <bool Pdl>
+/// An L2 eviction policy (createpolicy) for the whole of an access: evict_last, or evict_first.
+template <bool Last>
+__device__ __forceinline__ std::uint64_t l2_policy() {
+    std::uint64_t pol;
+    if constexpr (Last)
+        asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+    else
+        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    return pol;
+}
+
+__device__ __forceinline__ int4 ld_hint(const int4* p, std::uint64_t pol) {
+    int4 v;
+    asm volatile("ld.global.L2::cache_hint.v4.s32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(pol));
+    return v;
+}
+
+/// Hint: pass 1 reads with L2::evict_last and pass 2's tile copies with L2::evict_first, so that
+/// pass 1's lines stay in L2 for pass 2 and leave it once pass 2 has read them.
+template <bool Pdl, bool Hint = false>
 __global__ void __launch_bounds__(count_threads)
     count_tiles_kernel(const std::int32_t* in, std::int64_t n, le_pred pred, int* counts) {
     if constexpr (Pdl) cu::pdl::launch_dependents();
@@ -396,8 +417,14 @@ __global__ void __launch_bounds__(count_threads)
     if (left >= agent_t::tile_items) {
         const int4* v = reinterpret_cast<const int4*>(in + base) + tid;
         int4 x[per];
+        if constexpr (Hint) {
+            const std::uint64_t pol = l2_policy<true>();
 #pragma unroll
-        for (int k = 0; k < per; ++k) x[k] = v[k * count_threads];
+            for (int k = 0; k < per; ++k) x[k] = ld_hint(v + k * count_threads, pol);
+        } else {
+#pragma unroll
+            for (int k = 0; k < per; ++k) x[k] = v[k * count_threads];
+        }
 #pragma unroll
         for (int k = 0; k < per; ++k)
             mine += int(pred(x[k].x)) + int(pred(x[k].y)) + int(pred(x[k].z)) + int(pred(x[k].w));
@@ -416,7 +443,7 @@ __global__ void __launch_bounds__(count_threads)
     }
 }
 
-template <bool Reverse, bool Pdl>
+template <bool Reverse, bool Pdl, bool Hint = false>
 __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     scatter_tiles_kernel(const agent_t::params p, const int* counts, std::int64_t tiles,
                          std::int64_t* total) {
@@ -428,7 +455,19 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     if (threadIdx.x == 0) {
         cu::bulk::init(&a.h.bar);
         cu::bulk::fence_init();
-        if (full) a.start_copy(tile);
+        if (full) {
+            if constexpr (Hint) {
+                cu::bulk::arrive_expect(&a.h.bar, static_cast<unsigned>(agent_t::tile_bytes));
+                asm volatile(
+                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                    " [%0], [%1], %2, [%3], %4;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(a.data))),
+                    "l"(p.in + tile * agent_t::tile_items), "r"(static_cast<unsigned>(agent_t::tile_bytes)),
+                    "r"(static_cast<unsigned>(__cvta_generic_to_shared(&a.h.bar))), "l"(l2_policy<false>())
+                    : "memory");
+            } else {
+                a.start_copy(tile);
+            }
+        }
     }
     if (!full) a.load_partial(tile);
     if constexpr (Pdl) cu::pdl::wait();
@@ -536,12 +575,12 @@ void launch(run_ctx& c) {
 
 /// The two-pass variants (session 28): pass 1, then pass 2 in reverse (or forward) tile order,
 /// launched behind it as a programmatic dependent launch (Pdl) or plainly.
-template <bool Reverse, bool Pdl>
+template <bool Reverse, bool Pdl, bool Hint = false>
 void launch_2pass(run_ctx& c) {
     static const bool allowed =
-        (allow_smem(scatter_tiles_kernel<Reverse, Pdl>, agent_t::smem_bytes), true);
+        (allow_smem(scatter_tiles_kernel<Reverse, Pdl, Hint>, agent_t::smem_bytes), true);
     (void)allowed;
-    count_tiles_kernel<Pdl><<<static_cast<unsigned>(c.tiles), count_threads, 0, c.s>>>(
+    count_tiles_kernel<Pdl, Hint><<<static_cast<unsigned>(c.tiles), count_threads, 0, c.s>>>(
         c.in, c.n, c.pred, c.counts);
     ok(cudaGetLastError(), "count launch");
     const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
@@ -555,17 +594,20 @@ void launch_2pass(run_ctx& c) {
     attr[0].val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = attr;
     cfg.numAttrs = Pdl ? 1 : 0;
-    ok(cudaLaunchKernelEx(&cfg, scatter_tiles_kernel<Reverse, Pdl>, p,
+    ok(cudaLaunchKernelEx(&cfg, scatter_tiles_kernel<Reverse, Pdl, Hint>, p,
                           static_cast<const int*>(c.counts), c.tiles, c.mapped),
        "scatter launch");
 }
 
 /// The two-pass variant a name asks for ("2pass": reverse + PDL, "2passf": forward + PDL,
-/// "2passnp": reverse, plain launches; "count": pass 1 alone), or none.
+/// "2passnp": reverse, plain launches; "2passh"/"2passfh": 2pass/2passf with the L2 hints;
+/// "count": pass 1 alone), or none.
 std::function<void(run_ctx&)> two_pass_of(const std::string& name) {
     if (name == "2pass") return launch_2pass<true, true>;
     if (name == "2passf") return launch_2pass<false, true>;
     if (name == "2passnp") return launch_2pass<true, false>;
+    if (name == "2passh") return launch_2pass<true, true, true>;
+    if (name == "2passfh") return launch_2pass<false, true, true>;
     if (name == "count")
         return [](run_ctx& c) {
             count_tiles_kernel<false><<<static_cast<unsigned>(c.tiles), count_threads, 0, c.s>>>(
