@@ -13,7 +13,8 @@
 // cudaFree of 1 MiB: what Thrust's temporaries do between the other calls); since session 28
 // (perf/notes-gpu.md C11) the two-pass experiment: 2pass (pass 2 in reverse tile order, launched
 // behind pass 1 as a programmatic dependent launch), 2passf (forward), 2passnp (reverse, plain
-// launches), 2passh/2passfh (2pass/2passf with L2 eviction hints), count (pass 1 alone); any variant with "+sync" appended is followed by a
+// launches), 2passh/2passfh (2pass/2passf with L2 eviction hints), count (pass 1 alone), tmah
+// (tma with an L2::evict_first hint on the tile copies); any variant with "+sync" appended is followed by a
 // cudaStreamSynchronize inside its timed interval. The two-pass results are checked against CUB's.
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
@@ -184,7 +185,40 @@ void print_chain(const std::vector<tile_rec>& r, unsigned long long first) {
     std::printf("\n");
 }
 
-enum class mode { tma, cp_async, persist };
+enum class mode { tma, cp_async, persist, tma_hint };
+
+/// An L2 eviction policy (createpolicy) for the whole of an access: evict_last, or evict_first.
+template <bool Last>
+__device__ __forceinline__ std::uint64_t l2_policy() {
+    std::uint64_t pol;
+    if constexpr (Last)
+        asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+    else
+        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    return pol;
+}
+
+__device__ __forceinline__ int4 ld_hint(const int4* p, std::uint64_t pol) {
+    int4 v;
+    asm volatile("ld.global.L2::cache_hint.v4.s32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(pol));
+    return v;
+}
+
+/// Thread 0: agent.start_copy(tile) with an L2::evict_first cache hint on the copy's reads (the
+/// input is read once: its lines leave L2 first, before lines other work left there).
+__device__ __forceinline__ void start_copy_evict_first(agent_t& a, std::int64_t tile) {
+    cu::bulk::arrive_expect(&a.h.bar, static_cast<unsigned>(agent_t::tile_bytes));
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+        " [%0], [%1], %2, [%3], %4;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(a.data))),
+        "l"(a.p.in + tile * agent_t::tile_items), "r"(static_cast<unsigned>(agent_t::tile_bytes)),
+        "r"(static_cast<unsigned>(__cvta_generic_to_shared(&a.h.bar))), "l"(l2_policy<false>())
+        : "memory");
+}
+
+
 
 /// The steps of agent.run_tile(tile, tile, false, prefix) on a tile in shared memory, timed:
 /// thread 0's stamps go to t_counted and t_prefixed (Trace). Ends after the stores are issued.
@@ -276,7 +310,8 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
         sm = gate_enter(g, ticket);
         const std::int64_t order = atomicAdd(ticket, 1u);
         if (Trace) t_ticket = globaltimer_ns();
-        if (M != mode::cp_async && agent.is_full(order)) agent.start_copy(order);
+        if (M == mode::tma_hint && agent.is_full(order)) start_copy_evict_first(agent, order);
+        else if (M != mode::cp_async && agent.is_full(order)) agent.start_copy(order);
         agent.h.order = order;
     }
     __syncthreads();
@@ -382,25 +417,6 @@ __global__ void __launch_bounds__(agent_t::threads)
 // copies while pass 1 drains and wait for it (griddepcontrol.wait) only before reading counts.
 constexpr int count_threads = 256;
 
-/// An L2 eviction policy (createpolicy) for the whole of an access: evict_last, or evict_first.
-template <bool Last>
-__device__ __forceinline__ std::uint64_t l2_policy() {
-    std::uint64_t pol;
-    if constexpr (Last)
-        asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-    else
-        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-    return pol;
-}
-
-__device__ __forceinline__ int4 ld_hint(const int4* p, std::uint64_t pol) {
-    int4 v;
-    asm volatile("ld.global.L2::cache_hint.v4.s32 {%0, %1, %2, %3}, [%4], %5;"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p), "l"(pol));
-    return v;
-}
-
 /// Hint: pass 1 reads with L2::evict_last and pass 2's tile copies with L2::evict_first, so that
 /// pass 1's lines stay in L2 for pass 2 and leave it once pass 2 has read them.
 template <bool Pdl, bool Hint = false>
@@ -457,13 +473,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
         cu::bulk::fence_init();
         if (full) {
             if constexpr (Hint) {
-                cu::bulk::arrive_expect(&a.h.bar, static_cast<unsigned>(agent_t::tile_bytes));
-                asm volatile(
-                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
-                    " [%0], [%1], %2, [%3], %4;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(a.data))),
-                    "l"(p.in + tile * agent_t::tile_items), "r"(static_cast<unsigned>(agent_t::tile_bytes)),
-                    "r"(static_cast<unsigned>(__cvta_generic_to_shared(&a.h.bar))), "l"(l2_policy<false>())
-                    : "memory");
+                start_copy_evict_first(a, tile);
             } else {
                 a.start_copy(tile);
             }
@@ -774,6 +784,7 @@ int main(int argc, char** argv) {
             if (const auto tp = two_pass_of(base)) go = [&c, tp] { tp(c); };
             else if (base == "tma" || g.q > 0 || g.rank_waves > 0) go = [&] { launch<mode::tma, false>(c); };
             else if (base == "w4") go = [&] { launch<mode::tma, false, 4>(c); };
+            else if (base == "tmah") go = [&] { launch<mode::tma_hint, false>(c); };
             else if (base == "cp.async") go = [&] { launch<mode::cp_async, false>(c); };
             else if (base == "cub") go = cub_into(c.ref);
             else if (base == "cubx1") go = cub_into(extra[0]);
@@ -814,7 +825,12 @@ int main(int argc, char** argv) {
         // The two-pass variants' results against CUB's (c.ref): the count and every kept element.
         for (const std::string& name : names) {
             const std::string base = name.substr(0, name.find('+'));
-            const auto tp = two_pass_of(base);
+            auto tp = two_pass_of(base);
+            if (base == "tmah")
+                tp = [](run_ctx& cc) {
+                    launch<mode::tma_hint, false>(cc);
+                    ok(cudaMemcpyAsync(cc.mapped, cc.total, 8, cudaMemcpyDeviceToHost, cc.s), "total");
+                };
             if (!tp || base == "count") continue;
             ok(cudaMemsetAsync(c.out, 0xff, c.n * 4, s), "poison");
             *c.mapped = -1;

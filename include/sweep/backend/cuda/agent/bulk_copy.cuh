@@ -53,6 +53,24 @@ __device__ __forceinline__ void copy_to_shared(void* dst, const void* src, unsig
         : "memory");
 }
 
+/// copy_to_shared with an L2::evict_first cache hint on the reads: for input read once, whose
+/// lines should leave L2 before the lines other work keeps there (session 28 experiment).
+__device__ __forceinline__ void copy_to_shared_evict_first(void* dst, const void* src,
+                                                           unsigned bytes, std::uint64_t* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    std::uint64_t policy;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], "
+        "[%1], %2, [%3], %4;" ::"r"(smem_addr(dst)),
+        "l"(src), "r"(bytes), "r"(smem_addr(bar)), "l"(policy)
+        : "memory");
+#else
+    (void)dst, (void)src, (void)bytes, (void)bar;
+    __trap();
+#endif
+}
+
 /// Waits until the barrier's phase `parity` has completed (all expected bytes landed). What the
 /// copy wrote is then visible to the waiting thread.
 __device__ __forceinline__ void wait(std::uint64_t* bar, unsigned parity) {

@@ -122,8 +122,13 @@ struct compaction_bulk_agent {
     /// completes when it has landed). The barrier must be initialized and fenced before.
     __device__ void start_copy(std::int64_t tile) {
         bulk::arrive_expect(&h.bar, static_cast<unsigned>(tile_bytes));
+#if defined(SWEEP_EXPERIMENT_EVICT_FIRST)
+        bulk::copy_to_shared_evict_first(data, p.in + tile * tile_items,
+                                         static_cast<unsigned>(tile_bytes), &h.bar);
+#else
         bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
                              &h.bar);
+#endif
     }
 
     /// The last, partial tile: element by element (coalesced). Slots past the end stay as they
