@@ -14,7 +14,8 @@
 // (perf/notes-gpu.md C11) the two-pass experiment: 2pass (pass 2 in reverse tile order, launched
 // behind pass 1 as a programmatic dependent launch), 2passf (forward), 2passnp (reverse, plain
 // launches), 2passh/2passfh (2pass/2passf with L2 eviction hints), count (pass 1 alone), tmah
-// (tma with an L2::evict_first hint on the tile copies); any variant with "+sync" appended is followed by a
+// (tma with an L2::evict_first hint on the tile copies), memcpy (the input copied), flush (256 MiB
+// read); "A|B" times A after B (B run and waited for, untimed: what B leaves in L2 for A); any variant with "+sync" appended is followed by a
 // cudaStreamSynchronize inside its timed interval. The two-pass results are checked against CUB's.
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
@@ -502,6 +503,16 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     if (threadIdx.x == 0 && tile == tiles - 1) *total = before + kept;
 }
 
+/// Reads p[0, n) (a flush of L2's dirty lines: what it leaves there is clean); one word out so the
+/// reads are not dropped.
+__global__ void read_all(const std::int32_t* p, std::int64_t n, int* sink) {
+    int acc = 0;
+    for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+         i += std::int64_t{gridDim.x} * blockDim.x)
+        acc ^= p[i];
+    if (acc == 0x7fffffff) *sink = acc;
+}
+
 /// The compaction bench's input: 1..100, so that `x <= k` keeps k %.
 __global__ void fill(std::int32_t* p, std::int64_t n, std::uint64_t seed) {
     for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
@@ -775,35 +786,59 @@ int main(int argc, char** argv) {
     if (argc > 4) {
         std::vector<std::string> names;
         std::vector<sweep_bench::timer::contender> cs;  // setup: the variant's gate
-        for (const std::string& name : sweep_bench::split(argv[4])) {
-            if (name.empty() || name == "x") continue;
-            const bool then_sync = name.size() > 5 && name.substr(name.size() - 5) == "+sync";
-            const std::string base = then_sync ? name.substr(0, name.size() - 5) : name;
+        // A variant's call by name (empty: unknown).
+        const auto go_of = [&](const std::string& base) -> std::function<void()> {
             const gate_cfg g = gate_of(base, c, sms);
-            std::function<void()> go;
-            if (const auto tp = two_pass_of(base)) go = [&c, tp] { tp(c); };
-            else if (base == "tma" || g.q > 0 || g.rank_waves > 0) go = [&] { launch<mode::tma, false>(c); };
-            else if (base == "w4") go = [&] { launch<mode::tma, false, 4>(c); };
-            else if (base == "tmah") go = [&] { launch<mode::tma_hint, false>(c); };
-            else if (base == "cp.async") go = [&] { launch<mode::cp_async, false>(c); };
-            else if (base == "cub") go = cub_into(c.ref);
-            else if (base == "cubx1") go = cub_into(extra[0]);
-            else if (base == "cubx2") go = cub_into(extra[1]);
-            else if (base == "library") {
-                go = [&] { (void)sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred); };
-            } else if (base == "thrust") {
-                // As the compaction bench's Thrust contender (its temporaries: cudaMalloc and
-                // cudaFree in every call).
-                go = [&] { thrust::copy_if(thrust::cuda::par.on(s), c.in, c.in + c.n, extra[0], c.pred); };
-            } else if (base == "mallocfree") {
-                go = [&] {
+            if (const auto tp = two_pass_of(base)) return [&c, tp] { tp(c); };
+            if (base == "tma" || g.q > 0 || g.rank_waves > 0) return [&] { launch<mode::tma, false>(c); };
+            if (base == "w4") return [&] { launch<mode::tma, false, 4>(c); };
+            if (base == "tmah") return [&] { launch<mode::tma_hint, false>(c); };
+            if (base == "cp.async") return [&] { launch<mode::cp_async, false>(c); };
+            if (base == "cub") return cub_into(c.ref);
+            if (base == "cubx1") return cub_into(extra[0]);
+            if (base == "cubx2") return cub_into(extra[1]);
+            if (base == "library")
+                return [&] { (void)sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred); };
+            // As the compaction bench's Thrust contender (its temporaries: cudaMalloc and cudaFree
+            // in every call).
+            if (base == "thrust")
+                return [&] { thrust::copy_if(thrust::cuda::par.on(s), c.in, c.in + c.n, extra[0], c.pred); };
+            if (base == "mallocfree")
+                return [&] {
                     void* p = nullptr;
                     ok(cudaMalloc(&p, 1 << 20), "malloc");
                     ok(cudaFree(p), "free");
                 };
-            } else {
-                std::printf("unknown variant %s (interleaved: tma, w4, cp.async, q1-q3, rank, cub, "
-                            "cubx1, cubx2, library, thrust, mallocfree)\n", name.c_str());
+            // The input copied (extra[1], the pristine copy in "whole" mode: the same values).
+            if (base == "memcpy")
+                return [&] {
+                    ok(cudaMemcpyAsync(extra[1], c.in, c.n * 4, cudaMemcpyDeviceToDevice, s), "memcpy");
+                };
+            // Reads 256 MiB (of extra[0]) so that L2 holds only clean lines of its own.
+            if (base == "flush")
+                return [&] {
+                    const std::int64_t m = std::min<std::int64_t>(cap, std::int64_t{1} << 26);
+                    read_all<<<1024, 256, 0, s>>>(extra[0], m, c.counts);
+                    ok(cudaGetLastError(), "flush");
+                };
+            return {};
+        };
+        for (const std::string& name : sweep_bench::split(argv[4])) {
+            if (name.empty() || name == "x") continue;
+            // "A|B": A timed, after B (run and waited for, untimed): what A leaves for the next
+            // call, or finds after another.
+            const std::size_t bar = name.find('|');
+            const std::string timed = name.substr(0, bar);
+            const std::string before = bar == std::string::npos ? "" : name.substr(bar + 1);
+            const bool then_sync = timed.size() > 5 && timed.substr(timed.size() - 5) == "+sync";
+            const std::string base = then_sync ? timed.substr(0, timed.size() - 5) : timed;
+            const gate_cfg g = gate_of(base, c, sms);
+            std::function<void()> go = go_of(base);
+            std::function<void()> pre = before.empty() ? std::function<void()>{} : go_of(before);
+            if (!go || (!before.empty() && !pre)) {
+                std::printf("unknown variant %s (interleaved: tma, tmah, w4, cp.async, q1-q3, rank, "
+                            "cub, cubx1, cubx2, library, thrust, mallocfree, memcpy, flush, 2pass..., "
+                            "A+sync, A|B)\n", name.c_str());
                 continue;
             }
             if (then_sync)
@@ -812,7 +847,13 @@ int main(int argc, char** argv) {
                     ok(cudaStreamSynchronize(s), "sync");
                 };
             names.push_back(name);
-            cs.push_back({go, [&c, g] { c.gate = g; }});
+            cs.push_back({go, [&c, g, pre, s] {
+                              if (pre) {
+                                  pre();
+                                  ok(cudaStreamSynchronize(s), "before");
+                              }
+                              c.gate = g;
+                          }});
         }
         constexpr int reps = 41;
         const auto med = t.interleaved(cs, reps);
@@ -824,6 +865,7 @@ int main(int argc, char** argv) {
             std::printf("| %s | %.1f | %.3f |\n", names[k].c_str(), med[k], med[0] / med[k]);
         // The two-pass variants' results against CUB's (c.ref): the count and every kept element.
         for (const std::string& name : names) {
+            if (name.find('|') != std::string::npos) continue;
             const std::string base = name.substr(0, name.find('+'));
             auto tp = two_pass_of(base);
             if (base == "tmah")
