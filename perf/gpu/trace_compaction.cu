@@ -786,6 +786,8 @@ int main(int argc, char** argv) {
     if (argc > 4) {
         std::vector<std::string> names;
         std::vector<sweep_bench::timer::contender> cs;  // setup: the variant's gate
+        cudaEvent_t done_event;
+        ok(cudaEventCreateWithFlags(&done_event, cudaEventDisableTiming), "event");
         // A variant's call by name (empty: unknown).
         const auto go_of = [&](const std::string& base) -> std::function<void()> {
             const gate_cfg g = gate_of(base, c, sms);
@@ -830,8 +832,13 @@ int main(int argc, char** argv) {
             const std::size_t bar = name.find('|');
             const std::string timed = name.substr(0, bar);
             const std::string before = bar == std::string::npos ? "" : name.substr(bar + 1);
-            const bool then_sync = timed.size() > 5 && timed.substr(timed.size() - 5) == "+sync";
-            const std::string base = then_sync ? timed.substr(0, timed.size() - 5) : timed;
+            // "A+sync": A, then cudaStreamSynchronize; "A+query": then a spin on cudaStreamQuery;
+            // "A+event": then an event recorded and cudaEventSynchronize (session 28: which wait
+            // returns soonest after the work).
+            const std::size_t plus = timed.find('+');
+            const std::string wait = plus == std::string::npos ? "" : timed.substr(plus + 1);
+            const bool then_sync = !wait.empty();
+            const std::string base = timed.substr(0, plus);
             const gate_cfg g = gate_of(base, c, sms);
             std::function<void()> go = go_of(base);
             std::function<void()> pre = before.empty() ? std::function<void()>{} : go_of(before);
@@ -841,11 +848,29 @@ int main(int argc, char** argv) {
                             "A+sync, A|B)\n", name.c_str());
                 continue;
             }
-            if (then_sync)
+            if (wait == "sync")
                 go = [go, s] {
                     go();
                     ok(cudaStreamSynchronize(s), "sync");
                 };
+            else if (wait == "query")
+                go = [go, s] {
+                    go();
+                    cudaError_t e;
+                    while ((e = cudaStreamQuery(s)) == cudaErrorNotReady) {
+                    }
+                    ok(e, "query");
+                };
+            else if (wait == "event")
+                go = [go, s, done_event] {
+                    go();
+                    ok(cudaEventRecord(done_event, s), "record");
+                    ok(cudaEventSynchronize(done_event), "event sync");
+                };
+            else if (then_sync) {
+                std::printf("unknown wait %s\n", wait.c_str());
+                continue;
+            }
             names.push_back(name);
             cs.push_back({go, [&c, g, pre, s] {
                               if (pre) {
