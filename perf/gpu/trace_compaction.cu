@@ -420,13 +420,13 @@ constexpr int count_threads = 256;
 
 /// Hint: pass 1 reads with L2::evict_last and pass 2's tile copies with L2::evict_first, so that
 /// pass 1's lines stay in L2 for pass 2 and leave it once pass 2 has read them.
-template <bool Pdl, bool Hint = false>
-__global__ void __launch_bounds__(count_threads)
-    count_tiles_kernel(const std::int32_t* in, std::int64_t n, le_pred pred, int* counts) {
-    if constexpr (Pdl) cu::pdl::launch_dependents();
+/// The kept elements of tile `tile` (count_threads threads; the block's total returned in thread
+/// 0), the tile read into registers as int4 vectors.
+template <bool Hint>
+__device__ int count_tile_regs(const std::int32_t* in, std::int64_t n, le_pred pred,
+                               std::int64_t tile) {
     constexpr int per = static_cast<int>(agent_t::tile_items) / 4 / count_threads;  // int4 a thread
     static_assert(per * 4 * count_threads == agent_t::tile_items);
-    const std::int64_t tile = blockIdx.x;
     const std::int64_t base = tile * agent_t::tile_items;
     const std::int64_t left = n - base;
     const int tid = static_cast<int>(threadIdx.x);
@@ -452,12 +452,86 @@ __global__ void __launch_bounds__(count_threads)
     mine = static_cast<int>(__reduce_add_sync(0xffffffffu, static_cast<unsigned>(mine)));
     if (tid % 32 == 0) part[tid / 32] = mine;
     __syncthreads();
+    int c = 0;
     if (tid == 0) {
-        int c = 0;
 #pragma unroll
         for (int w = 0; w < count_threads / 32; ++w) c += part[w];
-        counts[tile] = c;
     }
+    return c;
+}
+
+template <bool Pdl, bool Hint = false>
+__global__ void __launch_bounds__(count_threads)
+    count_tiles_kernel(const std::int32_t* in, std::int64_t n, le_pred pred, int* counts) {
+    if constexpr (Pdl) cu::pdl::launch_dependents();
+    const int c = count_tile_regs<Hint>(in, n, pred, blockIdx.x);
+    if (threadIdx.x == 0) counts[blockIdx.x] = c;
+}
+
+// ---- Session 28 (C11): scouts -- the counts run ahead of the scatter, L2 as the buffer ----------
+// One grid of 2 x tiles blocks; a block's ticket gives it a role: a scout counts tile i (its input
+// read into registers) and announces the count in tile i's status word; a scatter takes tile j
+// (one bulk copy, L2::evict_first), places it as the agent does and resolves its prefix by the
+// look-back, which finds every count before it already announced. Tickets: the first W are scouts
+// 0..W-1, then scouts and scatters alternate (scout W + j, scatter j), then the last scatters; so
+// a scatter's tile was read by its scout about W tiles (W x 48 KB) earlier, and should still be in
+// L2. Every scout a scatter needs holds an earlier ticket and never waits: no deadlock.
+struct scout_role {
+    bool scout;
+    std::int64_t tile;
+};
+__device__ __forceinline__ scout_role role_of(std::int64_t k, std::int64_t tiles, std::int64_t w) {
+    if (w > tiles) w = tiles;
+    if (k < w) return {true, k};
+    const std::int64_t m = k - w;
+    if (m < 2 * (tiles - w)) return (m % 2 == 0) ? scout_role{true, w + m / 2} : scout_role{false, m / 2};
+    return {false, k - (2 * tiles - w) + (tiles - w)};
+}
+
+template <bool Hint>
+__global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
+    scout_kernel(const agent_t::params p, const cu::count_tile_state state, unsigned int* ticket,
+                 std::int64_t tiles, std::int64_t window) {
+    static_assert(agent_t::threads == count_threads);
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    __shared__ long long shared_tile;
+    __shared__ int shared_scout;
+    agent_t a(p, dynamic_smem);
+    cu::count_lookback<cu::count_tile_state> prefix{state, false};
+    if (threadIdx.x == 0) {
+        const scout_role r = role_of(atomicAdd(ticket, 1u), tiles, window);
+        shared_tile = r.tile;
+        shared_scout = r.scout;
+        if (!r.scout && a.is_full(r.tile)) {
+            cu::bulk::init(&a.h.bar);
+            cu::bulk::fence_init();
+            start_copy_evict_first(a, r.tile);
+        }
+    }
+    __syncthreads();
+    const std::int64_t tile = shared_tile;
+    if (shared_scout) {
+        const int c = count_tile_regs<Hint>(p.in, p.n, p.pred, tile);
+        if (threadIdx.x == 0) prefix.announce(tile, c);
+        return;
+    }
+    if (a.is_full(tile)) {
+        cu::bulk::wait(&a.h.bar, 0);
+    } else {
+        a.load_partial(tile);
+        __syncthreads();
+    }
+    const int len = a.tile_len(tile);
+    a.count(len);
+    __syncthreads();
+    int warp_before = 0;
+    const int kept = a.tile_counts(warp_before);
+    const int warp_kept = a.place(len);
+    if (threadIdx.x < 32) prefix.resolve(tile, static_cast<std::int64_t>(kept), &a.h.prefix);
+    __syncthreads();
+    const std::int64_t before = a.h.prefix;
+    a.store(tile, len, kept, warp_before, warp_kept, before, false);
+    if (threadIdx.x == 0 && tile == tiles - 1) *a.p.total = before + kept;
 }
 
 template <bool Reverse, bool Pdl, bool Hint = false>
@@ -620,6 +694,18 @@ void launch_2pass(run_ctx& c) {
        "scatter launch");
 }
 
+/// The scout kernel (session 28) with window w tiles; Hint: the scouts read with L2::evict_last.
+template <bool Hint>
+void launch_scout(run_ctx& c, std::int64_t w) {
+    static const bool allowed = (allow_smem(scout_kernel<Hint>, agent_t::smem_bytes), true);
+    (void)allowed;
+    ok(cudaMemsetAsync(c.words, 0, words_bytes(c.tiles), c.s), "memset");
+    const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
+    scout_kernel<Hint><<<static_cast<unsigned>(2 * c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
+        p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, w);
+    ok(cudaGetLastError(), "scout launch");
+}
+
 /// The two-pass variant a name asks for ("2pass": reverse + PDL, "2passf": forward + PDL,
 /// "2passnp": reverse, plain launches; "2passh"/"2passfh": 2pass/2passf with the L2 hints;
 /// "count": pass 1 alone), or none.
@@ -629,6 +715,15 @@ std::function<void(run_ctx&)> two_pass_of(const std::string& name) {
     if (name == "2passnp") return launch_2pass<true, false>;
     if (name == "2passh") return launch_2pass<true, true, true>;
     if (name == "2passfh") return launch_2pass<false, true, true>;
+    // scoutW / scoutlW: the scout kernel with a window of W tiles (scoutl: scouts read with
+    // L2::evict_last).
+    if (name.rfind("scout", 0) == 0) {
+        const bool last = name.size() > 5 && name[5] == 'l';
+        const std::int64_t w = std::atoll(name.c_str() + (last ? 6 : 5));
+        if (w <= 0) return {};
+        if (last) return [w](run_ctx& c) { launch_scout<true>(c, w); };
+        return [w](run_ctx& c) { launch_scout<false>(c, w); };
+    }
     if (name == "count")
         return [](run_ctx& c) {
             count_tiles_kernel<false><<<static_cast<unsigned>(c.tiles), count_threads, 0, c.s>>>(
