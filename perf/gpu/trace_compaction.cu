@@ -211,15 +211,9 @@ __device__ __forceinline__ int4 ld_hint(const int4* p, std::uint64_t pol) {
 /// input is read once: its lines leave L2 first, before lines other work left there).
 __device__ __forceinline__ void start_copy_evict_first(agent_t& a, std::int64_t tile) {
     cu::bulk::arrive_expect(&a.h.bar, static_cast<unsigned>(agent_t::tile_bytes));
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
-        " [%0], [%1], %2, [%3], %4;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(a.data))),
-        "l"(a.p.in + tile * agent_t::tile_items), "r"(static_cast<unsigned>(agent_t::tile_bytes)),
-        "r"(static_cast<unsigned>(__cvta_generic_to_shared(&a.h.bar))), "l"(l2_policy<false>())
-        : "memory");
+    cu::bulk::copy_to_shared_evict_first(a.data, a.p.in + tile * agent_t::tile_items,
+                                         static_cast<unsigned>(agent_t::tile_bytes), &a.h.bar);
 }
-
-
 
 /// The steps of agent.run_tile(tile, tile, false, prefix) on a tile in shared memory, timed:
 /// thread 0's stamps go to t_counted and t_prefixed (Trace). Ends after the stores are issued.

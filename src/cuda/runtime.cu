@@ -146,6 +146,10 @@ bool device_has_bulk_copy(const char* algorithm) {
     return device_attribute(cudaDevAttrComputeCapabilityMajor, algorithm) >= 9;
 }
 
+int l2_cache_bytes(const char* algorithm) {
+    return device_attribute(cudaDevAttrL2CacheSize, algorithm);
+}
+
 int max_dynamic_smem(const char* algorithm) {
     return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, algorithm);
 }

@@ -52,6 +52,9 @@ int resident_blocks(const void* kernel, int threads, const char* algorithm, int 
 /// later), cached per device.
 bool device_has_bulk_copy(const char* algorithm);
 
+/// The current device's L2 cache size in bytes (cudaDevAttrL2CacheSize), cached per device.
+int l2_cache_bytes(const char* algorithm);
+
 /// The most dynamic shared memory one block may take on the current device
 /// (cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KB on sm_90, 99 KB on sm_86 and sm_89), cached
 /// per device.

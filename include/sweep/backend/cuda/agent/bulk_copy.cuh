@@ -53,8 +53,9 @@ __device__ __forceinline__ void copy_to_shared(void* dst, const void* src, unsig
         : "memory");
 }
 
-/// copy_to_shared with an L2::evict_first cache hint on the reads: for input read once, whose
-/// lines should leave L2 before the lines other work keeps there (session 28 experiment).
+/// copy_to_shared with an L2::evict_first cache hint on the reads (createpolicy, PTX ISA
+/// 9.7.9.17; cp.async.bulk's .L2::cache_hint): for input read once, whose lines should leave L2
+/// before the lines other work keeps there.
 __device__ __forceinline__ void copy_to_shared_evict_first(void* dst, const void* src,
                                                            unsigned bytes, std::uint64_t* bar) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

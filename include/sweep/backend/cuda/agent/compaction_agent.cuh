@@ -47,6 +47,9 @@ struct compaction_params {
     // direction chosen for this call lies (non-zero: mirrored, docs/compaction.md), written by
     // the reset kernel this launch runs behind. nullptr: forward.
     const std::uint32_t* direction = nullptr;
+    // The shared-memory path only: its tile copies read with an L2::evict_first hint
+    // (dispatch/compaction.cuh sets it where tuning/compaction_tuning.cuh says).
+    bool evict_first = false;
 };
 
 /// A thread's items in registers, item i = element i % Vec of round i / Vec. Vec > 1 (1- and

@@ -119,16 +119,16 @@ struct compaction_bulk_agent {
     }
 
     /// Thread 0: arm the barrier and start copying full tile `tile` in (phase 0 of the barrier
-    /// completes when it has landed). The barrier must be initialized and fenced before.
+    /// completes when it has landed), with an L2::evict_first hint when p.evict_first. The
+    /// barrier must be initialized and fenced before.
     __device__ void start_copy(std::int64_t tile) {
         bulk::arrive_expect(&h.bar, static_cast<unsigned>(tile_bytes));
-#if defined(SWEEP_EXPERIMENT_EVICT_FIRST)
-        bulk::copy_to_shared_evict_first(data, p.in + tile * tile_items,
-                                         static_cast<unsigned>(tile_bytes), &h.bar);
-#else
-        bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
-                             &h.bar);
-#endif
+        if (p.evict_first)
+            bulk::copy_to_shared_evict_first(data, p.in + tile * tile_items,
+                                             static_cast<unsigned>(tile_bytes), &h.bar);
+        else
+            bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
+                                 &h.bar);
     }
 
     /// The last, partial tile: element by element (coalesced). Slots past the end stay as they

@@ -137,6 +137,10 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                              total, pred,    split,    fenced,           stencil_is_input,
                              compaction_aligned(in, 4),
                              compaction_aligned(stencil, 4)};
+    if (use_bulk)
+        p.evict_first = static_cast<std::uint64_t>(n) * sizeof(compaction_value_t<In>) <=
+                        compaction_evict_first_l2_multiple *
+                            static_cast<std::uint64_t>(l2_cache_bytes(name));
     if (single) {
         compaction_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
         check_launch(name);

@@ -89,6 +89,13 @@ template <> struct default_compaction_bulk_tuning_for<1> {
 template <class T>
 using default_compaction_bulk_tuning = typename default_compaction_bulk_tuning_for<sizeof(T)>::type;
 
+/// The shared-memory path's tile copies read with an L2::evict_first hint (its input is read
+/// once: its lines should leave L2 before lines that other work left there) when the input is at
+/// most this many times the device's L2 (dispatch/compaction.cuh). Larger inputs cycle through L2
+/// whole either way: there the hint measured level to 1 % slower. Measured and reasoned in
+/// perf/notes-gpu.md C11 (session 28).
+inline constexpr std::uint64_t compaction_evict_first_l2_multiple = 2;
+
 /// partition_copy (out of place) takes the shared-memory path from this many elements of a
 /// Size-byte value on, the register path below (dispatch/compaction.cuh, compaction_path::
 /// automatic; copy_if and the in-place pass take the shared-memory path at every size). Before the
