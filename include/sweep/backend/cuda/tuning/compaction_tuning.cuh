@@ -92,7 +92,8 @@ using default_compaction_bulk_tuning = typename default_compaction_bulk_tuning_f
 /// The shared-memory path's tile copies read with an L2::evict_first hint (its input is read
 /// once: its lines should leave L2 before lines that other work left there) when the input is at
 /// most this many times the device's L2 (dispatch/compaction.cuh). Larger inputs cycle through L2
-/// whole either way: there the hint measured level to 1 % slower. Measured and reasoned in
+/// whole either way: there (2^26 and 2^28 int32 on the H200) the hint measured level to 1.4 %
+/// slower; 2^25 was not measured, so the cut between is a judgement. Measured and reasoned in
 /// perf/notes-gpu.md C11 (session 28).
 inline constexpr std::uint64_t compaction_evict_first_l2_multiple = 2;
 
