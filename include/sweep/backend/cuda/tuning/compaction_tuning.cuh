@@ -93,8 +93,9 @@ using default_compaction_bulk_tuning = typename default_compaction_bulk_tuning_f
 /// once: its lines should leave L2 before lines that other work left there) when the input is at
 /// most this many times the device's L2 (dispatch/compaction.cuh). Larger inputs cycle through L2
 /// whole either way: there (2^26 and 2^28 int32 on the H200) the hint measured level to 1.4 %
-/// slower; 2^25 was not measured, so the cut between is a judgement. Measured and reasoned in
-/// perf/notes-gpu.md C11 (session 28).
+/// slower; at 2^25 it helped with 10 % kept and was mixed at 50 and 90 % (a multiple of 4 would
+/// take it in: not yet tried in the bench). Measured and reasoned in perf/notes-gpu.md C11
+/// (session 28).
 inline constexpr std::uint64_t compaction_evict_first_l2_multiple = 2;
 
 /// partition_copy (out of place) takes the shared-memory path from this many elements of a
