@@ -30,7 +30,9 @@
 // "sweep us" is the default (the shared-memory tile path, agent/compaction_bulk_agent.cuh, for
 // these aligned int32 inputs); "regs us" forces the register path (agent/compaction_agent.cuh,
 // the default before session 4) through the dispatch layer, and "new/regs" is their ratio (> 1:
-// the default is faster).
+// the default is faster). SWEEP_BENCH_SECOND=nohint: in the copy_if table that column times
+// sweep's own path with its tiles' L2::evict_first hint forced off instead ("nohint us",
+// "new/nohint"; session 28).
 //
 // Usage: sweep_perf_gpu_compaction [max_log2 = 28] [min_log2 = 24] [what = all]
 //   what: copy_if | partition_copy | partition | stable_partition | tuning | exchange | all
@@ -200,11 +202,33 @@ sweep_bench::timer::contender memcpy_of(std::int32_t* to, const std::int32_t* fr
     return {[=] { ok(cudaMemcpyAsync(to, from, n * 4, cudaMemcpyDeviceToDevice, s), "memcpy"); }};
 }
 
-void print_header(const char* algo) {
+// The register path, forced (the default before session 4), for the "regs" columns.
+using regs_tuning = sweep::detail::cuda::default_compaction_tuning<std::int32_t>;
+constexpr auto regs_path = sweep::detail::cuda::compaction_path::registers;
+
+// SWEEP_BENCH_SECOND=nohint (session 28): the copy_if table's second sweep column ("regs") times
+// sweep's own path with the L2::evict_first hint of its tile copies forced off instead of the
+// register path, for a same-process comparison of the hint (tuning/compaction_tuning.cuh
+// compaction_evict_first_l2_multiple; partition_copy takes the hinted path only from 2^26, where
+// the hint is off anyway).
+bool second_nohint = false;
+const char* second_label() { return second_nohint ? "nohint" : "regs"; }
+sweep::detail::cuda::compaction_path second_path() {
+    return second_nohint ? sweep::detail::cuda::compaction_path::automatic : regs_path;
+}
+sweep::detail::cuda::compaction_l2_hint second_hint() {
+    return second_nohint ? sweep::detail::cuda::compaction_l2_hint::off
+                         : sweep::detail::cuda::compaction_l2_hint::automatic;
+}
+
+/// `second`: the label of the second sweep column (regs, or nohint in the copy_if table under
+/// SWEEP_BENCH_SECOND=nohint).
+void print_header(const char* algo, const char* second = "regs") {
     std::printf("\n%s, int32; times in us, median of 25; each row's contenders (memcpy included) "
                 "timed interleaved (one call of each per repetition, rotated, walked forward and "
                 "backward in turn), Thrust's after them in a loop of its own\n\n", algo);
-    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | regs us   | %%copy  | new/regs | cub us    | %%copy  | cub+count us | cub+mapped us | thrust us | %%copy  | vs CUB | vs cub+mapped | vs thrust | check |\n");
+    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | %-6s us | %%copy  | new/%-6s | cub us    | %%copy  | cub+count us | cub+mapped us | thrust us | %%copy  | vs CUB | vs cub+mapped | vs thrust | check |\n",
+                second, second);
     std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|---------------|-----------|--------|--------|---------------|-----------|-------|\n");
 }
 
@@ -225,10 +249,6 @@ void print_row(std::FILE* csv, const char* algo, int lg, int pct, double bytes, 
                      sweep_us, regs_us, cub_us, cub_count_us, thrust_us, cub_mapped_us);
 }
 
-// The register path, forced (the default before session 4), for the "regs" columns.
-using regs_tuning = sweep::detail::cuda::default_compaction_tuning<std::int32_t>;
-constexpr auto regs_path = sweep::detail::cuda::compaction_path::registers;
-
 sweep::detail::cuda::temp_allocator default_alloc() {
     return sweep::detail::cuda::make_temp_allocator<sweep::default_resource>(nullptr);
 }
@@ -239,7 +259,8 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
     const bool all = what == "all";
 
     if (all || what == "copy_if") {
-        print_header("copy_if (sweep::copy_if / cub::DeviceSelect::If / thrust::copy_if)");
+        print_header("copy_if (sweep::copy_if / cub::DeviceSelect::If / thrust::copy_if)",
+                     second_label());
         for (int lg = lo; lg <= hi; lg += 2) {
             const std::int64_t n = std::int64_t{1} << lg;
             for (const int pct : pcts) {
@@ -254,7 +275,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     const std::int32_t* in = b.in;
                     regs_kept = sweep::detail::cuda::run_compaction<regs_tuning>(
                         "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
-                        default_alloc(), regs_path);
+                        default_alloc(), second_path(), nullptr, second_hint());
                 };
                 const auto cub_into = [&b, n, apred, s](int* num) { cub_select(b, n, apred, s, num); };
                 const auto us = t.interleaved({
@@ -687,6 +708,15 @@ int main(int argc, char** argv) {
                                      "cub+count, cub+mapped, thrust, memcpy)\n", name.c_str());
         }
         std::printf("copy_if rows: only %s timed (SWEEP_BENCH_ONLY; the others print as nan)\n", e);
+    }
+    if (const char* e = std::getenv("SWEEP_BENCH_SECOND"); e && *e) {
+        if (std::string(e) == "nohint") {
+            second_nohint = true;
+            std::printf("copy_if's second sweep column: the L2::evict_first hint forced off "
+                        "(SWEEP_BENCH_SECOND=nohint)\n");
+        } else if (std::string(e) != "regs") {
+            std::fprintf(stderr, "SWEEP_BENCH_SECOND: \"%s\" is neither regs nor nohint; regs\n", e);
+        }
     }
     if (const char* e = std::getenv("SWEEP_BENCH_THRUST"); e && *e) {
         if (std::string(e) == "cached") {

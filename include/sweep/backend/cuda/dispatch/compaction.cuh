@@ -53,6 +53,11 @@ bool compaction_aligned(T it, std::size_t alignment) {
 /// cannot). registers: the register path always.
 enum class compaction_path { automatic, registers, bulk };
 
+/// Whether the shared-memory path's tile copies carry the L2::evict_first hint: as
+/// tuning/compaction_tuning.cuh says (automatic: calls take it), or forced (the benchmark's
+/// same-process comparison).
+enum class compaction_l2_hint { automatic, off, on };
+
 template <class BulkTuning, class In, class Stencil, class OutT, class OutF, class Pred>
 constexpr bool compaction_bulk_eligible() {
     if constexpr (std::is_void_v<BulkTuning>) {
@@ -65,7 +70,8 @@ constexpr bool compaction_bulk_eligible() {
 /// One compaction pass over n > 0 elements: the kept ones (pred true: of the stencil element,
 /// or of the input element when stencil_is_input) to out_true in order; with `split`, the others
 /// to out_false in order. `fenced`: out_true aliases the input (the in-place partitions).
-/// Enqueues on `s`, waits for the count and returns it.
+/// Enqueues on `s`, waits for the count and returns it. `hint`: whether the shared-memory path's
+/// tile copies carry the L2::evict_first hint (compaction_l2_hint; calls take automatic).
 ///
 /// `mirrored` (the in-place pass only: split, fenced, out_true the range, out_false a temporary
 /// of n elements): when the shared-memory path serves the call, the reset kernel samples the
@@ -84,7 +90,8 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                             OutT out_true, OutF out_false, bool split, bool fenced, std::int64_t n,
                             Pred pred, stream_t s, const temp_allocator& alloc,
                             compaction_path path = compaction_path::automatic,
-                            bool* mirrored = nullptr) {
+                            bool* mirrored = nullptr,
+                            compaction_l2_hint hint = compaction_l2_hint::automatic) {
     if (mirrored != nullptr) *mirrored = false;
     using agent = compaction_agent<Tuning, In, Stencil, OutT, OutF, Pred>;
     std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
@@ -138,9 +145,12 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                              compaction_aligned(in, 4),
                              compaction_aligned(stencil, 4)};
     if (use_bulk)
-        p.evict_first = static_cast<std::uint64_t>(n) * sizeof(compaction_value_t<In>) <=
-                        compaction_evict_first_l2_multiple *
-                            static_cast<std::uint64_t>(l2_cache_bytes(name));
+        p.evict_first =
+            hint == compaction_l2_hint::on ||
+            (hint == compaction_l2_hint::automatic &&
+             static_cast<std::uint64_t>(n) * sizeof(compaction_value_t<In>) <=
+                 compaction_evict_first_l2_multiple *
+                     static_cast<std::uint64_t>(l2_cache_bytes(name)));
     if (single) {
         compaction_single_block_kernel<agent><<<1, agent::threads, 0, s>>>(p);
         check_launch(name);
