@@ -227,8 +227,9 @@ void print_header(const char* algo, const char* second = "regs") {
     std::printf("\n%s, int32; times in us, median of 25; each row's contenders (memcpy included) "
                 "timed interleaved (one call of each per repetition, rotated, walked forward and "
                 "backward in turn), Thrust's after them in a loop of its own\n\n", algo);
-    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | %-6s us | %%copy  | new/%-6s | cub us    | %%copy  | cub+count us | cub+mapped us | thrust us | %%copy  | vs CUB | vs cub+mapped | vs thrust | check |\n",
-                second, second);
+    const std::string time_label = std::string(second) + " us", ratio_label = std::string("new/") + second;
+    std::printf("| n    | kept | memcpy us | sweep us  | %%copy  | %-10s| %%copy  | %-8s | cub us    | %%copy  | cub+count us | cub+mapped us | thrust us | %%copy  | vs CUB | vs cub+mapped | vs thrust | check |\n",
+                time_label.c_str(), ratio_label.c_str());
     std::printf("|------|------|-----------|-----------|--------|-----------|--------|----------|-----------|--------|--------------|---------------|-----------|--------|--------|---------------|-----------|-------|\n");
 }
 

@@ -91,8 +91,8 @@ using default_compaction_bulk_tuning = typename default_compaction_bulk_tuning_f
 
 /// The shared-memory path's tile copies read with an L2::evict_first hint (its input is read
 /// once: its lines should leave L2 before lines that other work left there) when the input is at
-/// most this many times the device's L2 (dispatch/compaction.cuh). Larger inputs cycle through L2
-/// whole either way: there (2^26 and 2^28 int32 on the H200) the hint measured level to 1.4 %
+/// most this many times the device's L2 (dispatch/compaction.cuh). From 2^26 int32 on the H200
+/// (4 x L2) the input cycles through L2 whole either way and the hint measured level to 1.4 %
 /// slower; at 2^25 it helped with 10 % kept and was mixed at 50 and 90 % (a multiple of 4 would
 /// take it in: not yet tried in the bench). Measured and reasoned in perf/notes-gpu.md C11
 /// (session 28).
