@@ -188,14 +188,12 @@ void print_chain(const std::vector<tile_rec>& r, unsigned long long first) {
 
 enum class mode { tma, cp_async, persist, tma_hint };
 
-/// An L2 eviction policy (createpolicy) for the whole of an access: evict_last, or evict_first.
-template <bool Last>
-__device__ __forceinline__ std::uint64_t l2_policy() {
+/// An L2::evict_last policy (createpolicy) for the whole of an access (the two-pass and scout
+/// counts' loads; the tile copies' evict_first hint is the library's, compaction_params::
+/// evict_first).
+__device__ __forceinline__ std::uint64_t l2_evict_last_policy() {
     std::uint64_t pol;
-    if constexpr (Last)
-        asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-    else
-        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
     return pol;
 }
 
@@ -205,14 +203,6 @@ __device__ __forceinline__ int4 ld_hint(const int4* p, std::uint64_t pol) {
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                  : "l"(p), "l"(pol));
     return v;
-}
-
-/// Thread 0: agent.start_copy(tile) with an L2::evict_first cache hint on the copy's reads (the
-/// input is read once: its lines leave L2 first, before lines other work left there).
-__device__ __forceinline__ void start_copy_evict_first(agent_t& a, std::int64_t tile) {
-    cu::bulk::arrive_expect(&a.h.bar, static_cast<unsigned>(agent_t::tile_bytes));
-    cu::bulk::copy_to_shared_evict_first(a.data, a.p.in + tile * agent_t::tile_items,
-                                         static_cast<unsigned>(agent_t::tile_bytes), &a.h.bar);
 }
 
 /// The steps of agent.run_tile(tile, tile, false, prefix) on a tile in shared memory, timed:
@@ -305,8 +295,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
         sm = gate_enter(g, ticket);
         const std::int64_t order = atomicAdd(ticket, 1u);
         if (Trace) t_ticket = globaltimer_ns();
-        if (M == mode::tma_hint && agent.is_full(order)) start_copy_evict_first(agent, order);
-        else if (M != mode::cp_async && agent.is_full(order)) agent.start_copy(order);
+        if (M != mode::cp_async && agent.is_full(order)) agent.start_copy(order);
         agent.h.order = order;
     }
     __syncthreads();
@@ -429,7 +418,7 @@ __device__ int count_tile_regs(const std::int32_t* in, std::int64_t n, le_pred p
         const int4* v = reinterpret_cast<const int4*>(in + base) + tid;
         int4 x[per];
         if constexpr (Hint) {
-            const std::uint64_t pol = l2_policy<true>();
+            const std::uint64_t pol = l2_evict_last_policy();
 #pragma unroll
             for (int k = 0; k < per; ++k) x[k] = ld_hint(v + k * count_threads, pol);
         } else {
@@ -499,7 +488,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
         if (!r.scout && a.is_full(r.tile)) {
             cu::bulk::init(&a.h.bar);
             cu::bulk::fence_init();
-            start_copy_evict_first(a, r.tile);
+            a.start_copy(r.tile);  // p.evict_first: set by launch_scout
         }
     }
     __syncthreads();
@@ -528,7 +517,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     if (threadIdx.x == 0 && tile == tiles - 1) *a.p.total = before + kept;
 }
 
-template <bool Reverse, bool Pdl, bool Hint = false>
+template <bool Reverse, bool Pdl>
 __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     scatter_tiles_kernel(const agent_t::params p, const int* counts, std::int64_t tiles,
                          std::int64_t* total) {
@@ -540,13 +529,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     if (threadIdx.x == 0) {
         cu::bulk::init(&a.h.bar);
         cu::bulk::fence_init();
-        if (full) {
-            if constexpr (Hint) {
-                start_copy_evict_first(a, tile);
-            } else {
-                a.start_copy(tile);
-            }
-        }
+        if (full) a.start_copy(tile);  // p.evict_first = Hint (launch_2pass)
     }
     if (!full) a.load_partial(tile);
     if constexpr (Pdl) cu::pdl::wait();
@@ -650,7 +633,8 @@ void launch(run_ctx& c) {
     (void)allowed;
     // One memset for the ticket, the tile states and the gates' counters, whatever the row.
     ok(cudaMemsetAsync(c.words, 0, words_bytes(c.tiles), c.s), "memset");
-    const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
+    agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
+    p.evict_first = M == mode::tma_hint;  // the library's hint on the tile copies
     if constexpr (M == mode::persist) {
         static const unsigned grid = persist_grid<Trace>(c.tiles);
         persist_kernel<Trace><<<grid, agent_t::threads, 2 * agent_t::smem_bytes, c.s>>>(
@@ -667,12 +651,13 @@ void launch(run_ctx& c) {
 template <bool Reverse, bool Pdl, bool Hint = false>
 void launch_2pass(run_ctx& c) {
     static const bool allowed =
-        (allow_smem(scatter_tiles_kernel<Reverse, Pdl, Hint>, agent_t::smem_bytes), true);
+        (allow_smem(scatter_tiles_kernel<Reverse, Pdl>, agent_t::smem_bytes), true);
     (void)allowed;
     count_tiles_kernel<Pdl, Hint><<<static_cast<unsigned>(c.tiles), count_threads, 0, c.s>>>(
         c.in, c.n, c.pred, c.counts);
     ok(cudaGetLastError(), "count launch");
-    const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
+    agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
+    p.evict_first = Hint;
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(static_cast<unsigned>(c.tiles));
     cfg.blockDim = dim3(agent_t::threads);
@@ -683,7 +668,7 @@ void launch_2pass(run_ctx& c) {
     attr[0].val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = attr;
     cfg.numAttrs = Pdl ? 1 : 0;
-    ok(cudaLaunchKernelEx(&cfg, scatter_tiles_kernel<Reverse, Pdl, Hint>, p,
+    ok(cudaLaunchKernelEx(&cfg, scatter_tiles_kernel<Reverse, Pdl>, p,
                           static_cast<const int*>(c.counts), c.tiles, c.mapped),
        "scatter launch");
 }
@@ -694,7 +679,8 @@ void launch_scout(run_ctx& c, std::int64_t w) {
     static const bool allowed = (allow_smem(scout_kernel<Hint>, agent_t::smem_bytes), true);
     (void)allowed;
     ok(cudaMemsetAsync(c.words, 0, words_bytes(c.tiles), c.s), "memset");
-    const agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
+    agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
+    p.evict_first = true;  // the scatters' tile copies
     scout_kernel<Hint><<<static_cast<unsigned>(2 * c.tiles), agent_t::threads, agent_t::smem_bytes, c.s>>>(
         p, cu::count_tile_state{c.words + 2}, c.ticket, c.tiles, w);
     ok(cudaGetLastError(), "scout launch");
