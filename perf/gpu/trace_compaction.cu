@@ -15,7 +15,9 @@
 // behind pass 1 as a programmatic dependent launch), 2passf (forward), 2passnp (reverse, plain
 // launches), 2passh/2passfh (2pass/2passf with L2 eviction hints), count (pass 1 alone), tmah
 // (tma with an L2::evict_first hint on the tile copies), memcpy (the input copied), flush (256 MiB
-// read); "A|B" times A after B (B run and waited for, untimed: what B leaves in L2 for A); any variant with "+sync" appended is followed by a
+// read); since session 29 segH_T / segnH_T (H tiles of 128 x 24 KB at the head, about T at the
+// tail, the library's tiles between, one look-back chain over three kernels; segn without the L2
+// hint: launch_segments); "A|B" times A after B (B run and waited for, untimed: what B leaves in L2 for A); any variant with "+sync" appended is followed by a
 // cudaStreamSynchronize inside its timed interval. The two-pass results are checked against CUB's.
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
@@ -554,6 +556,49 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
     if (threadIdx.x == 0 && tile == tiles - 1) *total = before + kept;
 }
 
+// ---- Session 29: segments -- smaller tiles at the head and the tail of one chain -----------------
+// C7's timeline at 2^24: the first wave's loads land together and then the wave waits and stores
+// (DRAM reads idle), and the last ~16 us drain from ~500 blocks alive to none. Here the input is
+// cut into up to three segments, each a kernel of its own geometry: `head` tiles of agent_s
+// (128 x 24 KB, 8 blocks an SM), then full tiles of the library's geometry (agent_t), then about
+// `tail` tiles of agent_s (the remainder). The three share one ticket order for the look-back
+// (order = the segment's base + its own ticket) and one set of tile states; each later kernel is a
+// programmatic dependent launch of the one before, which lets it start once every block of the
+// one before has started (launch_dependents at entry), and it never waits for it
+// (griddepcontrol.wait): its tiles depend on the earlier ones only through the look-back, whose
+// predecessors have all started. The smaller tiles' shorter lives should shorten the drain, and at
+// the head spread the first wave's landings.
+using tuning_s = cu::compaction_bulk_tuning<128, 24576, 8>;
+using agent_s = cu::compaction_bulk_agent<tuning_s, const std::int32_t*, const std::int32_t*,
+                                          std::int32_t*, std::int32_t*, le_pred>;
+
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
+    segment_kernel(const typename Agent::params p, const cu::count_tile_state state,
+                   unsigned int* ticket, std::int64_t order_base, std::int64_t last_order) {
+    extern __shared__ __align__(128) unsigned char dynamic_smem[];
+    Agent agent(p, dynamic_smem);
+    cu::pdl::launch_dependents();
+    if (threadIdx.x == 0) {
+        cu::bulk::init(&agent.h.bar);
+        cu::bulk::fence_init();
+        const std::int64_t tile = atomicAdd(ticket, 1u);
+        if (agent.is_full(tile)) agent.start_copy(tile);
+        agent.h.order = tile;
+    }
+    __syncthreads();
+    const std::int64_t tile = agent.h.order;
+    if (agent.is_full(tile)) {
+        cu::bulk::wait(&agent.h.bar, 0);
+    } else {
+        agent.load_partial(tile);
+        __syncthreads();
+    }
+    cu::count_lookback<cu::count_tile_state> prefix{state, false};
+    const std::int64_t total = agent.run_tile(tile, order_base + tile, false, prefix);
+    if (threadIdx.x == 0 && order_base + tile == last_order) *p.total = total;
+}
+
 /// Reads p[0, n) (a flush of L2's dirty lines: what it leaves there is clean); one word out so the
 /// reads are not dropped.
 __global__ void read_all(const std::int32_t* p, std::int64_t n, int* sink) {
@@ -686,6 +731,50 @@ void launch_scout(run_ctx& c, std::int64_t w) {
     ok(cudaGetLastError(), "scout launch");
 }
 
+/// The segmented variant (session 29): `head` agent_s tiles, then agent_t tiles, then about `tail`
+/// agent_s tiles (see segment_kernel); the tile copies with the library's L2 hint (Hint).
+template <bool Hint>
+void launch_segments(run_ctx& c, std::int64_t head, std::int64_t tail) {
+    static const bool allowed = (allow_smem(segment_kernel<agent_t>, agent_t::smem_bytes),
+                                 allow_smem(segment_kernel<agent_s>, agent_s::smem_bytes), true);
+    (void)allowed;
+    constexpr std::int64_t big = agent_t::tile_items, small = agent_s::tile_items;
+    const std::int64_t n0 = std::min(head * small, c.n);
+    const std::int64_t rest = c.n - n0;
+    const std::int64_t a = std::max<std::int64_t>(0, (rest - tail * small) / big);
+    const std::int64_t n1 = a * big;
+    const std::int64_t n2 = rest - n1;
+    const std::int64_t t0 = (n0 + small - 1) / small, t1 = a, t2 = (n2 + small - 1) / small;
+    const std::int64_t last = t0 + t1 + t2 - 1;
+    ok(cudaMemsetAsync(c.words, 0, 16 + static_cast<std::size_t>(last + 1) * 8, c.s), "memset");
+    auto* const tickets = reinterpret_cast<unsigned int*>(c.words);
+    const cu::count_tile_state state{c.words + 2};
+    bool first = true;
+    const auto go = [&](auto kernel, int threads, int smem, std::int64_t off, std::int64_t len,
+                        std::int64_t tiles, unsigned int* ticket, std::int64_t base) {
+        if (tiles == 0) return;
+        agent_t::params p{c.in + off, c.in + off, c.out, c.out, len, c.mapped, c.pred,
+                          false, false, true, true, true};
+        p.evict_first = Hint;
+        cudaLaunchConfig_t cfg{};
+        cfg.gridDim = dim3(static_cast<unsigned>(tiles));
+        cfg.blockDim = dim3(static_cast<unsigned>(threads));
+        cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
+        cfg.stream = c.s;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[0].val.programmaticStreamSerializationAllowed = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = first ? 0 : 1;
+        first = false;
+        ok(cudaLaunchKernelEx(&cfg, kernel, p, state, ticket, base, last), "segment launch");
+    };
+    go(segment_kernel<agent_s>, agent_s::threads, agent_s::smem_bytes, 0, n0, t0, tickets, 0);
+    go(segment_kernel<agent_t>, agent_t::threads, agent_t::smem_bytes, n0, n1, t1, tickets + 1, t0);
+    go(segment_kernel<agent_s>, agent_s::threads, agent_s::smem_bytes, n0 + n1, n2, t2,
+       tickets + 2, t0 + t1);
+}
+
 /// The two-pass variant a name asks for ("2pass": reverse + PDL, "2passf": forward + PDL,
 /// "2passnp": reverse, plain launches; "2passh"/"2passfh": 2pass/2passf with the L2 hints;
 /// "count": pass 1 alone), or none.
@@ -703,6 +792,18 @@ std::function<void(run_ctx&)> two_pass_of(const std::string& name) {
         if (w <= 0) return {};
         if (last) return [w](run_ctx& c) { launch_scout<true>(c, w); };
         return [w](run_ctx& c) { launch_scout<false>(c, w); };
+    }
+    // segH_T / segnH_T (session 29): H agent_s tiles at the head, about T at the tail (segn: the
+    // tile copies without the L2 hint).
+    if (name.rfind("seg", 0) == 0) {
+        const bool nohint = name.size() > 3 && name[3] == 'n';
+        const std::string rest = name.substr(nohint ? 4 : 3);
+        const std::size_t us = rest.find('_');
+        if (us == std::string::npos) return {};
+        const std::int64_t h = std::atoll(rest.substr(0, us).c_str());
+        const std::int64_t t = std::atoll(rest.substr(us + 1).c_str());
+        if (nohint) return [h, t](run_ctx& c) { launch_segments<false>(c, h, t); };
+        return [h, t](run_ctx& c) { launch_segments<true>(c, h, t); };
     }
     if (name == "count")
         return [](run_ctx& c) {
@@ -791,7 +892,8 @@ int main(int argc, char** argv) {
     std::int32_t* extra[2] = {nullptr, nullptr};
     for (auto& e : extra) ok(cudaMalloc(&e, cap * 4), "extra");
     ok(cudaMalloc(&c.total, 8), "total");
-    ok(cudaMalloc(&c.words, words_bytes(c.tiles)), "words");
+    // Room for the segmented variants' states too (their tiles are at least half the size).
+    ok(cudaMalloc(&c.words, words_bytes(2 * c.tiles + 2)), "words");
     c.ticket = reinterpret_cast<unsigned int*>(c.words);
     c.gate_words = reinterpret_cast<unsigned*>(c.words + 2 + c.tiles);
     ok(cudaMalloc(&c.rec, static_cast<std::size_t>(c.tiles) * sizeof(tile_rec)), "rec");
@@ -919,7 +1021,7 @@ int main(int argc, char** argv) {
             std::function<void()> pre = before.empty() ? std::function<void()>{} : go_of(before);
             if (!go || (!before.empty() && !pre)) {
                 std::printf("unknown variant %s (interleaved: tma, tmah, w4, cp.async, q1-q3, rank, "
-                            "cub, cubx1, cubx2, library, thrust, mallocfree, memcpy, flush, 2pass..., "
+                            "cub, cubx1, cubx2, library, thrust, mallocfree, memcpy, flush, 2pass..., segH_T, "
                             "A+sync, A|B)\n", name.c_str());
                 continue;
             }
