@@ -17,8 +17,12 @@
 // (tma with an L2::evict_first hint on the tile copies), memcpy (the input copied), flush (256 MiB
 // read); since session 29 segH_T / segnH_T (H tiles of 128 x 24 KB at the head, about T at the
 // tail, the library's tiles between, one look-back chain over three kernels; segn without the L2
-// hint: launch_segments); "A|B" times A after B (B run and waited for, untimed: what B leaves in L2 for A); any variant with "+sync" appended is followed by a
-// cudaStreamSynchronize inside its timed interval. The two-pass results are checked against CUB's.
+// hint: launch_segments); "A|B" times A after B (B run and waited for, untimed: what B leaves in
+// L2 for A); any variant with "+sync" appended is followed by a cudaStreamSynchronize inside its
+// timed interval ("+query", "+event": other waits; since session 29 "+flag"/"+flagsync": a
+// dependent one-warp kernel hands the count to mapped host memory once the grid is complete,
+// flag_kernel; tmaht: tmah whose blocks trigger that launch at their entry). The two-pass and
+// segmented results are checked against CUB's.
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
 //
@@ -188,7 +192,9 @@ void print_chain(const std::vector<tile_rec>& r, unsigned long long first) {
     std::printf("\n");
 }
 
-enum class mode { tma, cp_async, persist, tma_hint };
+// tma_hint_trig (session 29): tma_hint whose blocks let a programmatic dependent launch start at
+// their entry (griddepcontrol.launch_dependents), for the "+flag" waits.
+enum class mode { tma, cp_async, persist, tma_hint, tma_hint_trig };
 
 /// An L2::evict_last policy (createpolicy) for the whole of an access (the two-pass and scout
 /// counts' loads; the tile copies' evict_first hint is the library's, compaction_params::
@@ -288,6 +294,7 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
                  std::int64_t tiles, tile_rec* rec, const gate_cfg g) {
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     agent_t agent(p, dynamic_smem);
+    if constexpr (M == mode::tma_hint_trig) cu::pdl::launch_dependents();
     unsigned long long t_start = 0, t_ticket = 0;
     if (Trace) t_start = globaltimer_ns();
     unsigned sm = 0;
@@ -599,6 +606,34 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
     if (threadIdx.x == 0 && order_base + tile == last_order) *p.total = total;
 }
 
+// ---- Session 29: the call's wait as a flag --------------------------------------------------------
+// cudaStreamSynchronize costs 4.3-5.3 us over the kernel (C11). "+flag": after the timed launch, a
+// one-warp kernel launched behind it as a programmatic dependent launch waits for it
+// (griddepcontrol.wait: the grid complete and its writes visible), then copies the count from
+// device memory to a word of mapped host memory with a system-scope release store; the host spins
+// on that word instead of synchronizing the stream. "+flagsync": the same, then
+// cudaStreamSynchronize (what a wait that must leave the stream idle would cost).
+__global__ void flag_kernel(const std::int64_t* total, std::int64_t* flag) {
+    cu::pdl::wait();
+    if (threadIdx.x == 0) {
+        const std::int64_t v = *total;
+        asm volatile("st.release.sys.global.s64 [%0], %1;" ::"l"(flag), "l"(v) : "memory");
+    }
+}
+
+void launch_flag(const std::int64_t* total, std::int64_t* flag, cudaStream_t s) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(1);
+    cfg.blockDim = dim3(32);
+    cfg.stream = s;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    ok(cudaLaunchKernelEx(&cfg, flag_kernel, total, flag), "flag launch");
+}
+
 /// Reads p[0, n) (a flush of L2's dirty lines: what it leaves there is clean); one word out so the
 /// reads are not dropped.
 __global__ void read_all(const std::int32_t* p, std::int64_t n, int* sink) {
@@ -634,6 +669,7 @@ struct run_ctx {
     unsigned* gate_words;  // issued[256], landed[256], after the tile states in `words`
     int* counts;               // the two-pass variants' tile counts
     std::int64_t* mapped;      // their count's slot, in mapped host memory (as the library's)
+    std::int64_t* flag;        // the "+flag" waits' word, in mapped host memory
 };
 
 /// The ticket (16 bytes), the tile states and the gates' counters: one allocation, one memset.
@@ -679,7 +715,7 @@ void launch(run_ctx& c) {
     // One memset for the ticket, the tile states and the gates' counters, whatever the row.
     ok(cudaMemsetAsync(c.words, 0, words_bytes(c.tiles), c.s), "memset");
     agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.total, c.pred, false, false, true, true, true};
-    p.evict_first = M == mode::tma_hint;  // the library's hint on the tile copies
+    p.evict_first = M == mode::tma_hint || M == mode::tma_hint_trig;  // the library's hint
     if constexpr (M == mode::persist) {
         static const unsigned grid = persist_grid<Trace>(c.tiles);
         persist_kernel<Trace><<<grid, agent_t::threads, 2 * agent_t::smem_bytes, c.s>>>(
@@ -899,6 +935,7 @@ int main(int argc, char** argv) {
     ok(cudaMalloc(&c.rec, static_cast<std::size_t>(c.tiles) * sizeof(tile_rec)), "rec");
     ok(cudaMalloc(&c.counts, static_cast<std::size_t>(c.tiles) * sizeof(int)), "counts");
     ok(cudaHostAlloc(&c.mapped, sizeof(std::int64_t), cudaHostAllocMapped), "mapped");
+    ok(cudaHostAlloc(&c.flag, sizeof(std::int64_t), cudaHostAllocMapped), "flag");
     fill<<<1024, 256, 0, s>>>(c.in, whole ? cap : c.n, 12345);
     if (whole) ok(cudaMemcpyAsync(extra[1], c.in, cap * 4, cudaMemcpyDeviceToDevice, s), "pristine");
     int* num = nullptr;
@@ -963,6 +1000,7 @@ int main(int argc, char** argv) {
     if (argc > 4) {
         std::vector<std::string> names;
         std::vector<sweep_bench::timer::contender> cs;  // setup: the variant's gate
+        std::int64_t flag_count = -2;  // the count the last "+flag" wait read
         cudaEvent_t done_event;
         ok(cudaEventCreateWithFlags(&done_event, cudaEventDisableTiming), "event");
         // A variant's call by name (empty: unknown).
@@ -972,6 +1010,7 @@ int main(int argc, char** argv) {
             if (base == "tma" || g.q > 0 || g.rank_waves > 0) return [&] { launch<mode::tma, false>(c); };
             if (base == "w4") return [&] { launch<mode::tma, false, 4>(c); };
             if (base == "tmah") return [&] { launch<mode::tma_hint, false>(c); };
+            if (base == "tmaht") return [&] { launch<mode::tma_hint_trig, false>(c); };
             if (base == "cp.async") return [&] { launch<mode::cp_async, false>(c); };
             if (base == "cub") return cub_into(c.ref);
             if (base == "cubx1") return cub_into(extra[0]);
@@ -1044,6 +1083,16 @@ int main(int argc, char** argv) {
                     ok(cudaEventRecord(done_event, s), "record");
                     ok(cudaEventSynchronize(done_event), "event sync");
                 };
+            else if (wait == "flag" || wait == "flagsync")
+                go = [go, s, &c, &flag_count, also_sync = wait == "flagsync"] {
+                    volatile std::int64_t* const f = c.flag;
+                    *f = -1;
+                    go();
+                    launch_flag(c.total, c.flag, s);
+                    while (*f == -1) __builtin_ia32_pause();
+                    if (also_sync) ok(cudaStreamSynchronize(s), "sync");
+                    flag_count = *f;
+                };
             else if (then_sync) {
                 std::printf("unknown wait %s\n", wait.c_str());
                 continue;
@@ -1065,6 +1114,10 @@ int main(int argc, char** argv) {
                     reps, names.empty() ? "" : names[0].c_str());
         for (std::size_t k = 0; k < names.size(); ++k)
             std::printf("| %s | %.1f | %.3f |\n", names[k].c_str(), med[k], med[0] / med[k]);
+        if (flag_count != -2)
+            std::printf("count through the last +flag wait: %lld (CUB %d): %s\n",
+                        static_cast<long long>(flag_count), cub_kept,
+                        flag_count == cub_kept ? "ok" : "MISMATCH");
         // The two-pass variants' results against CUB's (c.ref): the count and every kept element.
         for (const std::string& name : names) {
             if (name.find('|') != std::string::npos) continue;
@@ -1135,6 +1188,7 @@ int main(int argc, char** argv) {
     cudaFree(c.rec);
     cudaFree(c.counts);
     cudaFreeHost(c.mapped);
+    cudaFreeHost(c.flag);
     for (auto* e : extra) cudaFree(e);
     cudaFree(c.words);
     cudaFree(c.total);
