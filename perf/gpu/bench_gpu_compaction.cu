@@ -32,7 +32,8 @@
 // the default before session 4) through the dispatch layer, and "new/regs" is their ratio (> 1:
 // the default is faster). SWEEP_BENCH_SECOND=nohint: in the copy_if table that column times
 // sweep's own path with its tiles' L2::evict_first hint forced off instead ("nohint us",
-// "new/nohint"; session 28).
+// "new/nohint"; session 28); SWEEP_BENCH_SECOND=flag: with the count handed back through
+// compaction_wait::flag instead of a stream synchronization ("flag us", "new/flag"; session 29).
 //
 // Usage: sweep_perf_gpu_compaction [max_log2 = 28] [min_log2 = 24] [what = all]
 //   what: copy_if | partition_copy | partition | stable_partition | tuning | exchange | all
@@ -211,14 +212,25 @@ constexpr auto regs_path = sweep::detail::cuda::compaction_path::registers;
 // register path, for a same-process comparison of the hint (tuning/compaction_tuning.cuh
 // compaction_evict_first_l2_multiple; partition_copy takes the hinted path only from 2^26, where
 // the hint is off anyway).
-bool second_nohint = false;
-const char* second_label() { return second_nohint ? "nohint" : "regs"; }
+// SWEEP_BENCH_SECOND=flag (session 29, perf/notes-gpu.md C12): that column times sweep's own
+// path with the count handed back through compaction_wait::flag (a dependent kernel writes it to
+// the mapped slot once the pass is complete; the call spins on it) instead of a stream
+// synchronization.
+enum class second_mode { regs, nohint, flag };
+second_mode second = second_mode::regs;
+const char* second_label() {
+    return second == second_mode::nohint ? "nohint" : second == second_mode::flag ? "flag" : "regs";
+}
 sweep::detail::cuda::compaction_path second_path() {
-    return second_nohint ? sweep::detail::cuda::compaction_path::automatic : regs_path;
+    return second == second_mode::regs ? regs_path : sweep::detail::cuda::compaction_path::automatic;
 }
 sweep::detail::cuda::compaction_l2_hint second_hint() {
-    return second_nohint ? sweep::detail::cuda::compaction_l2_hint::off
-                         : sweep::detail::cuda::compaction_l2_hint::automatic;
+    return second == second_mode::nohint ? sweep::detail::cuda::compaction_l2_hint::off
+                                         : sweep::detail::cuda::compaction_l2_hint::automatic;
+}
+sweep::detail::cuda::compaction_wait second_wait() {
+    return second == second_mode::flag ? sweep::detail::cuda::compaction_wait::flag
+                                       : sweep::detail::cuda::compaction_wait::automatic;
 }
 
 /// `second`: the label of the second sweep column (regs, or nohint in the copy_if table under
@@ -276,7 +288,7 @@ void bench(const std::string& what, buffers& b, int lo, int hi, cudaStream_t s, 
                     const std::int32_t* in = b.in;
                     regs_kept = sweep::detail::cuda::run_compaction<regs_tuning>(
                         "copy_if", in, in, true, b.out2, b.out2, false, false, n, pred, s,
-                        default_alloc(), second_path(), nullptr, second_hint());
+                        default_alloc(), second_path(), nullptr, second_hint(), second_wait());
                 };
                 const auto cub_into = [&b, n, apred, s](int* num) { cub_select(b, n, apred, s, num); };
                 const auto us = t.interleaved({
@@ -712,11 +724,16 @@ int main(int argc, char** argv) {
     }
     if (const char* e = std::getenv("SWEEP_BENCH_SECOND"); e && *e) {
         if (std::string(e) == "nohint") {
-            second_nohint = true;
+            second = second_mode::nohint;
             std::printf("copy_if's second sweep column: the L2::evict_first hint forced off "
                         "(SWEEP_BENCH_SECOND=nohint)\n");
+        } else if (std::string(e) == "flag") {
+            second = second_mode::flag;
+            std::printf("copy_if's second sweep column: the count handed back by a dependent "
+                        "kernel through the mapped slot, no stream synchronization "
+                        "(SWEEP_BENCH_SECOND=flag)\n");
         } else if (std::string(e) != "regs") {
-            std::fprintf(stderr, "SWEEP_BENCH_SECOND: \"%s\" is neither regs nor nohint; regs\n", e);
+            std::fprintf(stderr, "SWEEP_BENCH_SECOND: \"%s\" is none of regs, nohint, flag; regs\n", e);
         }
     }
     if (const char* e = std::getenv("SWEEP_BENCH_THRUST"); e && *e) {

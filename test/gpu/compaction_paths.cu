@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <sweep/copy_if.hpp>
+#include <sweep/errors.hpp>
 #include <sweep/partition.hpp>
 #include <sweep/backend/cuda/dispatch/compaction.cuh>
 
@@ -76,25 +77,33 @@ void check_path(const std::vector<T>& h, keep_percent pred, cu::compaction_path 
     const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
     const T* src = in.data();
     using tuning = cu::default_compaction_tuning<T>;
-    {
-        INFO("copy_if");
-        const std::int64_t got_k = cu::run_compaction<tuning>("copy_if", src, src, true, out.data(),
-                                                              out.data(), false, false, n, pred,
-                                                              nullptr, alloc, path);
-        REQUIRE(got_k == k);
-        const auto got = out.download();
-        check_kept(got, want, k);
-    }
-    {
-        INFO("partition_copy");
-        out.poison();
-        const std::int64_t got_k = cu::run_compaction<tuning>(
-            "partition_copy", src, src, true, out.data(), out2.data(), true, false, n, pred,
-            nullptr, alloc, path);
-        REQUIRE(got_k == k);
-        const auto got_t = out.download();
-        const auto got_f = out2.download();
-        check_split(got_t, got_f, want, want_f, n, k);
+    // Both ways of bringing the count back (compaction_wait): the stream synchronization and
+    // the handoff kernel's flag, each on outputs poisoned again.
+    for (const auto wait : {cu::compaction_wait::stream, cu::compaction_wait::flag}) {
+        INFO((wait == cu::compaction_wait::flag ? "count handed back by the flag kernel"
+                                                : "count after a stream synchronization"));
+        {
+            INFO("copy_if");
+            out.poison();
+            const std::int64_t got_k = cu::run_compaction<tuning>(
+                "copy_if", src, src, true, out.data(), out.data(), false, false, n, pred, nullptr,
+                alloc, path, nullptr, cu::compaction_l2_hint::automatic, wait);
+            REQUIRE(got_k == k);
+            const auto got = out.download();
+            check_kept(got, want, k);
+        }
+        {
+            INFO("partition_copy");
+            out.poison();
+            out2.poison();
+            const std::int64_t got_k = cu::run_compaction<tuning>(
+                "partition_copy", src, src, true, out.data(), out2.data(), true, false, n, pred,
+                nullptr, alloc, path, nullptr, cu::compaction_l2_hint::automatic, wait);
+            REQUIRE(got_k == k);
+            const auto got_t = out.download();
+            const auto got_f = out2.download();
+            check_split(got_t, got_f, want, want_f, n, k);
+        }
     }
     {
         INFO("stable_partition in place");
@@ -275,7 +284,8 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
     // managed memory, and by a copy on another non-blocking stream. Every element must be there
     // (the poison would show through). Session 24 tried returning as soon as the block that
     // finishes last had published the count (perf/notes-gpu.md C6, not kept); this test was
-    // written for it and guards any such change.
+    // written for it and guards any such change. Both waits of compaction_wait (session 29: the
+    // flag, a dependent kernel that hands the count over once the pass's grid is complete).
     using T = std::int32_t;
     using tuning = cu::default_compaction_tuning<T>;
     const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
@@ -317,10 +327,13 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
                                                  want_f.begin(), pred)
                                .first -
                            want_t.begin();
-            for (const auto path : {cu::compaction_path::registers, cu::compaction_path::bulk}) {
+            for (const auto path : {cu::compaction_path::registers, cu::compaction_path::bulk})
+            for (const auto wait : {cu::compaction_wait::stream, cu::compaction_wait::flag}) {
                 const bool one_block = n <= cu::single_block_max_tiles * compaction_tile_of<T>();
                 INFO((one_block ? "one block" : path_name(path))
-                     << ", n = " << n << ", keep " << pct << " %");
+                     << ", n = " << n << ", keep " << pct << " %, "
+                     << (wait == cu::compaction_wait::flag ? "count by the flag kernel"
+                                                           : "stream synchronized"));
                 for (int rep = 0; rep < 3; ++rep) {
                     // partition_copy into managed memory, read by the host at once.
                     poison(out_t);
@@ -328,7 +341,7 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
                     const T* src = in.data();
                     const std::int64_t got_k = cu::run_compaction<tuning>(
                         "partition_copy", src, src, true, out_t.p, out_f.p, true, false, n,
-                        pred, s, alloc, path);
+                        pred, s, alloc, path, nullptr, cu::compaction_l2_hint::automatic, wait);
                     if (concurrent == 0) cuda_ok(cudaDeviceSynchronize(), "sync");
                     const auto got_t = read_now(out_t);
                     const auto got_f = read_now(out_f);
@@ -338,7 +351,7 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
                     out_d.poison();
                     const std::int64_t got_c = cu::run_compaction<tuning>(
                         "copy_if", src, src, true, out_d.data(), out_d.data(), false, false,
-                        n, pred, s, alloc, path);
+                        n, pred, s, alloc, path, nullptr, cu::compaction_l2_hint::automatic, wait);
                     cuda_ok(cudaMemcpyAsync(pinned, out_d.data(), n * sizeof(T),
                                             cudaMemcpyDeviceToHost, other),
                             "cudaMemcpyAsync");
@@ -350,4 +363,44 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
         }
         cuda_ok(cudaStreamSynchronize(s), "sync");
     }
+}
+
+TEST_CASE("gpu compaction paths: the flag wait inside a CUDA graph capture is a cuda_error, not a "
+          "hang",
+          "[gpu][compaction][paths][graph]") {
+    // compaction_wait::flag spins on the mapped slot; under a capture nothing runs, and the spin's
+    // periodic stream query must turn that into an error (as the stream synchronization does for
+    // the default wait: compaction.cu's capture test).
+    using T = std::int32_t;
+    using tuning = cu::default_compaction_tuning<T>;
+    const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
+    const std::int64_t n =
+        std::min<std::int64_t>(37 * compaction_bulk_tile_of<T>() + 11, max_test_size());
+    auto g = sweep_test::rng(112);
+    const auto h = random_inputs<T>(n, g);
+    device_vector<T> in(h), out(h.size());
+    const keep_percent pred{50};
+    std::vector<T> want(h.size());
+    const auto k = sweep::copy_if(sweep::seq, h.begin(), h.end(), want.begin(), pred) - want.begin();
+    const owned_stream call_stream;
+    const cudaStream_t s = call_stream.s;
+    const T* src = in.data();
+    const auto run = [&] {
+        return cu::run_compaction<tuning>("copy_if", src, src, true, out.data(), out.data(), false,
+                                          false, n, pred, s, alloc, cu::compaction_path::automatic,
+                                          nullptr, cu::compaction_l2_hint::automatic,
+                                          cu::compaction_wait::flag);
+    };
+    REQUIRE(run() == k);  // warm: the thread's mapped slot exists
+    cuda_ok(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
+    CHECK_THROWS_AS(run(), sweep::cuda_error);
+    cudaGraph_t graph = nullptr;
+    (void)cudaStreamEndCapture(s, &graph);  // invalidated: an error is expected here
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    (void)cudaGetLastError();
+    // The stream works as before, and the flag wait on it.
+    out.poison();
+    CHECK(run() == k);
+    const auto got = out.download();
+    check_kept(got, want, k);
 }

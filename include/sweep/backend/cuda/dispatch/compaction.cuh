@@ -58,6 +58,19 @@ enum class compaction_path { automatic, registers, bulk };
 /// same-process comparison).
 enum class compaction_l2_hint { automatic, off, on };
 
+/// How a call waits for its count (the call returns it, so it must wait). stream: the pass
+/// writes the count to the thread's mapped slot and the call synchronizes the stream (or copies
+/// the count back when there is no slot). flag: the pass writes the count to device memory, and
+/// compaction_count_handoff_kernel, launched behind it as a programmatic dependent launch, hands
+/// it to the mapped slot once the pass's grid has completed; the call spins on the slot
+/// (wait_for_mapped) instead of synchronizing the stream. Taken only by passes of several blocks
+/// on a thread with a mapped slot (stream otherwise). automatic: stream (flag is an experiment
+/// until measured: perf/notes-gpu.md C12).
+enum class compaction_wait { automatic, stream, flag };
+
+/// The mapped slot's value while compaction_wait::flag waits (no count or mirrored count has it).
+inline constexpr std::int64_t compaction_count_unset = std::numeric_limits<std::int64_t>::min();
+
 template <class BulkTuning, class In, class Stencil, class OutT, class OutF, class Pred>
 constexpr bool compaction_bulk_eligible() {
     if constexpr (std::is_void_v<BulkTuning>) {
@@ -72,6 +85,7 @@ constexpr bool compaction_bulk_eligible() {
 /// to out_false in order. `fenced`: out_true aliases the input (the in-place partitions).
 /// Enqueues on `s`, waits for the count and returns it. `hint`: whether the shared-memory path's
 /// tile copies carry the L2::evict_first hint (compaction_l2_hint; calls take automatic).
+/// `wait`: how the count comes back (compaction_wait; calls take automatic).
 ///
 /// `mirrored` (the in-place pass only: split, fenced, out_true the range, out_false a temporary
 /// of n elements): when the shared-memory path serves the call, the reset kernel samples the
@@ -91,7 +105,8 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                             Pred pred, stream_t s, const temp_allocator& alloc,
                             compaction_path path = compaction_path::automatic,
                             bool* mirrored = nullptr,
-                            compaction_l2_hint hint = compaction_l2_hint::automatic) {
+                            compaction_l2_hint hint = compaction_l2_hint::automatic,
+                            compaction_wait wait = compaction_wait::automatic) {
     if (mirrored != nullptr) *mirrored = false;
     using agent = compaction_agent<Tuning, In, Stencil, OutT, OutF, Pred>;
     std::int64_t tiles = (n + agent::tile_items - 1) / agent::tile_items;
@@ -137,9 +152,12 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         single ? (slot != nullptr ? 0 : compaction_header_bytes) : (in_arena ? 0 : state_bytes);
     temp_buffer temp(alloc, bytes, s);  // std::bad_alloc before anything is enqueued
     auto* base = static_cast<unsigned char*>(in_arena ? lease.states() : temp.get());
-    auto* total = slot != nullptr
+    // compaction_wait::flag: the count to the header, then handed to the slot (see the enum).
+    const bool flag_wait = wait == compaction_wait::flag && !single && slot != nullptr;
+    auto* total = slot != nullptr && !flag_wait
                       ? slot
                       : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
+    if (flag_wait) *static_cast<volatile std::int64_t*>(slot) = compaction_count_unset;
     typename agent::params p{in,    stencil, out_true, out_false,        n,
                              total, pred,    split,    fenced,           stencil_is_input,
                              compaction_aligned(in, 4),
@@ -199,15 +217,22 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
             launch_lookback(name, !in_arena, compaction_lookback_kernel<agent>,
                             static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, ticket,
                             tiles, cleanup);
-        lease.launched();
+        lease.launched();  // the pass is enqueued: its half of the arena is used
+        if (flag_wait)
+            launch_lookback(name, true, compaction_count_handoff_kernel, 1u, 32, 0, s,
+                            static_cast<const std::int64_t*>(total), slot);
     }
     std::int64_t kept = 0;
-    if (slot == nullptr)
-        check(static_cast<int>(
-                  cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
-              name, "cudaMemcpyAsync");
-    synchronize(s, name);
-    if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
+    if (flag_wait) {
+        kept = wait_for_mapped(slot, compaction_count_unset, s, name);
+    } else {
+        if (slot == nullptr)
+            check(static_cast<int>(
+                      cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
+                  name, "cudaMemcpyAsync");
+        synchronize(s, name);
+        if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
+    }
     if (choose_direction) {
         *mirrored = (kept & compaction_mirrored_bit) != 0;
         kept &= compaction_mirrored_bit - 1;

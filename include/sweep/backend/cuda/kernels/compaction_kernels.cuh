@@ -41,6 +41,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
                                const lookback::arena_cleanup cleanup) {
     __shared__ typename Agent::shared_storage smem;
     Agent agent(p, smem);
+    pdl::launch_dependents();  // the count's handoff kernel, when it follows (compaction_wait)
     wait_for_reset();  // before the ticket and any tile state
     // Relaxed: the ticket orders nothing but itself (see scan_lookback_kernel).
     if (threadIdx.x == 0) smem.tile = atomicAdd(ticket, 1u);
@@ -64,6 +65,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
                            const lookback::arena_cleanup cleanup) {
     extern __shared__ __align__(128) unsigned char dynamic_smem[];
     Agent agent(p, dynamic_smem);
+    pdl::launch_dependents();  // the count's handoff kernel, when it follows (compaction_wait)
     wait_for_reset();  // before the ticket, any tile state and the direction
     const bool mirror = p.direction != nullptr && *p.direction != 0;  // uniform
     if (threadIdx.x == 0) {
@@ -116,6 +118,25 @@ __global__ void __launch_bounds__(256)
         kept += __syncthreads_count(static_cast<bool>(pred(in[at])));
     }
     if (threadIdx.x == 0) *direction = 2 * kept < samples ? 1u : 0u;
+}
+
+/// The call's wait handed to the host without a stream synchronization (compaction_wait::flag,
+/// dispatch/compaction.cuh): one warp launched behind the pass as a programmatic dependent launch
+/// waits for the pass's grid (griddepcontrol.wait returns once that grid has completed and its
+/// writes are visible), then copies the pass's count from device memory into the host's mapped
+/// slot with a system-scope release store. The host spins on the slot (wait_for_mapped).
+__global__ void __launch_bounds__(32)
+    compaction_count_handoff_kernel(const std::int64_t* count, std::int64_t* slot) {
+    pdl::wait();
+    if (threadIdx.x == 0) {
+        const std::int64_t v = *count;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+        asm volatile("st.release.sys.global.s64 [%0], %1;" ::"l"(slot), "l"(v) : "memory");
+#else
+        __threadfence_system();
+        *reinterpret_cast<volatile std::int64_t*>(slot) = v;
+#endif
+    }
 }
 
 /// The in-place partitions' second step for iterators that are not raw pointers (raw pointers
