@@ -574,7 +574,9 @@ __global__ void __launch_bounds__(agent_t::threads, tuning::min_blocks)
 // one before has started (launch_dependents at entry), and it never waits for it
 // (griddepcontrol.wait): its tiles depend on the earlier ones only through the look-back, whose
 // predecessors have all started. The smaller tiles' shorter lives should shorten the drain, and at
-// the head spread the first wave's landings.
+// the head spread the first wave's landings. Nothing on the device makes the last kernel's end
+// wait for the earlier ones' last stores; the timing's end event and the check's
+// cudaStreamSynchronize cover all three by stream order (each waits for all earlier work).
 using tuning_s = cu::compaction_bulk_tuning<128, 24576, 8>;
 using agent_s = cu::compaction_bulk_agent<tuning_s, const std::int32_t*, const std::int32_t*,
                                           std::int32_t*, std::int32_t*, le_pred>;
@@ -619,19 +621,6 @@ __global__ void flag_kernel(const std::int64_t* total, std::int64_t* flag) {
         const std::int64_t v = *total;
         asm volatile("st.release.sys.global.s64 [%0], %1;" ::"l"(flag), "l"(v) : "memory");
     }
-}
-
-void launch_flag(const std::int64_t* total, std::int64_t* flag, cudaStream_t s) {
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(1);
-    cfg.blockDim = dim3(32);
-    cfg.stream = s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    ok(cudaLaunchKernelEx(&cfg, flag_kernel, total, flag), "flag launch");
 }
 
 /// Reads p[0, n) (a flush of L2's dirty lines: what it leaves there is clean); one word out so the
@@ -727,6 +716,30 @@ void launch(run_ctx& c) {
     ok(cudaGetLastError(), "launch");
 }
 
+/// A launch's configuration on stream s, a programmatic dependent launch of the work before it
+/// when `pdl` (the two-pass, segmented and flag variants). Not copyable: cfg.attrs points into it.
+struct launch_cfg {
+    cudaLaunchConfig_t cfg{};
+    cudaLaunchAttribute attr[1];
+    launch_cfg(unsigned grid, unsigned threads, std::size_t smem, cudaStream_t s, bool pdl) {
+        cfg.gridDim = dim3(grid);
+        cfg.blockDim = dim3(threads);
+        cfg.dynamicSmemBytes = smem;
+        cfg.stream = s;
+        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[0].val.programmaticStreamSerializationAllowed = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = pdl ? 1 : 0;
+    }
+    launch_cfg(const launch_cfg&) = delete;
+    launch_cfg& operator=(const launch_cfg&) = delete;
+};
+
+void launch_flag(const std::int64_t* total, std::int64_t* flag, cudaStream_t s) {
+    const launch_cfg lc(1, 32, 0, s, true);
+    ok(cudaLaunchKernelEx(&lc.cfg, flag_kernel, total, flag), "flag launch");
+}
+
 /// The two-pass variants (session 28): pass 1, then pass 2 in reverse (or forward) tile order,
 /// launched behind it as a programmatic dependent launch (Pdl) or plainly.
 template <bool Reverse, bool Pdl, bool Hint = false>
@@ -739,17 +752,9 @@ void launch_2pass(run_ctx& c) {
     ok(cudaGetLastError(), "count launch");
     agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
     p.evict_first = Hint;
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(static_cast<unsigned>(c.tiles));
-    cfg.blockDim = dim3(agent_t::threads);
-    cfg.dynamicSmemBytes = agent_t::smem_bytes;
-    cfg.stream = c.s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = Pdl ? 1 : 0;
-    ok(cudaLaunchKernelEx(&cfg, scatter_tiles_kernel<Reverse, Pdl>, p,
+    const launch_cfg lc(static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s,
+                        Pdl);
+    ok(cudaLaunchKernelEx(&lc.cfg, scatter_tiles_kernel<Reverse, Pdl>, p,
                           static_cast<const int*>(c.counts), c.tiles, c.mapped),
        "scatter launch");
 }
@@ -792,18 +797,10 @@ void launch_segments(run_ctx& c, std::int64_t head, std::int64_t tail) {
         agent_t::params p{c.in + off, c.in + off, c.out, c.out, len, c.mapped, c.pred,
                           false, false, true, true, true};
         p.evict_first = Hint;
-        cudaLaunchConfig_t cfg{};
-        cfg.gridDim = dim3(static_cast<unsigned>(tiles));
-        cfg.blockDim = dim3(static_cast<unsigned>(threads));
-        cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
-        cfg.stream = c.s;
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attr[0].val.programmaticStreamSerializationAllowed = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = first ? 0 : 1;
+        const launch_cfg lc(static_cast<unsigned>(tiles), static_cast<unsigned>(threads),
+                            static_cast<std::size_t>(smem), c.s, !first);
         first = false;
-        ok(cudaLaunchKernelEx(&cfg, kernel, p, state, ticket, base, last), "segment launch");
+        ok(cudaLaunchKernelEx(&lc.cfg, kernel, p, state, ticket, base, last), "segment launch");
     };
     go(segment_kernel<agent_s>, agent_s::threads, agent_s::smem_bytes, 0, n0, t0, tickets, 0);
     go(segment_kernel<agent_t>, agent_t::threads, agent_t::smem_bytes, n0, n1, t1, tickets + 1, t0);
@@ -1000,7 +997,8 @@ int main(int argc, char** argv) {
     if (argc > 4) {
         std::vector<std::string> names;
         std::vector<sweep_bench::timer::contender> cs;  // setup: the variant's gate
-        std::int64_t flag_count = -2;  // the count the last "+flag" wait read
+        // Every "+flag" wait's count, against CUB's: how many were read, how many differed.
+        long flag_runs = 0, flag_bad = 0;
         cudaEvent_t done_event;
         ok(cudaEventCreateWithFlags(&done_event, cudaEventDisableTiming), "event");
         // A variant's call by name (empty: unknown).
@@ -1083,16 +1081,28 @@ int main(int argc, char** argv) {
                     ok(cudaEventRecord(done_event, s), "record");
                     ok(cudaEventSynchronize(done_event), "event sync");
                 };
-            else if (wait == "flag" || wait == "flagsync")
-                go = [go, s, &c, &flag_count, also_sync = wait == "flagsync"] {
+            else if (wait == "flag" || wait == "flagsync") {
+                // The flag kernel hands over c.total: only the variants of launch<> write it (the
+                // two-pass, scout and segmented ones write c.mapped).
+                const bool writes_total = base == "tma" || base == "tmah" || base == "tmaht" ||
+                                          base == "w4" || base == "cp.async" || g.q > 0 ||
+                                          g.rank_waves > 0;
+                if (!writes_total) {
+                    std::printf("%s: +flag needs a variant that writes the count to c.total (tma, "
+                                "tmah, tmaht, w4, cp.async, q1-q3, rank)\n", name.c_str());
+                    continue;
+                }
+                go = [go, s, &c, &flag_runs, &flag_bad, cub_kept, also_sync = wait == "flagsync"] {
                     volatile std::int64_t* const f = c.flag;
                     *f = -1;
                     go();
                     launch_flag(c.total, c.flag, s);
                     while (*f == -1) __builtin_ia32_pause();
                     if (also_sync) ok(cudaStreamSynchronize(s), "sync");
-                    flag_count = *f;
+                    ++flag_runs;
+                    if (*f != cub_kept) ++flag_bad;
                 };
+            }
             else if (then_sync) {
                 std::printf("unknown wait %s\n", wait.c_str());
                 continue;
@@ -1114,10 +1124,9 @@ int main(int argc, char** argv) {
                     reps, names.empty() ? "" : names[0].c_str());
         for (std::size_t k = 0; k < names.size(); ++k)
             std::printf("| %s | %.1f | %.3f |\n", names[k].c_str(), med[k], med[0] / med[k]);
-        if (flag_count != -2)
-            std::printf("count through the last +flag wait: %lld (CUB %d): %s\n",
-                        static_cast<long long>(flag_count), cub_kept,
-                        flag_count == cub_kept ? "ok" : "MISMATCH");
+        if (flag_runs > 0)
+            std::printf("counts through the +flag waits: %ld read, %ld not CUB's (%d): %s\n",
+                        flag_runs, flag_bad, cub_kept, flag_bad == 0 ? "ok" : "MISMATCH");
         // The two-pass variants' results against CUB's (c.ref): the count and every kept element.
         for (const std::string& name : names) {
             if (name.find('|') != std::string::npos) continue;

@@ -2,6 +2,7 @@
 // the library's default stream-ordered temporary pool (one cudaMemPool per device, made lazily).
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdlib>
 
 #include <map>
@@ -337,7 +338,13 @@ std::int64_t wait_for_mapped_on(const std::int64_t* slot, std::int64_t unset, st
     const volatile std::int64_t* word = slot;
     for (unsigned spin = 0;; ++spin) {
         const std::int64_t v = *word;
-        if (v != unset) return v;
+        if (v != unset) {
+            // The word may gate the caller's reads of what the kernel wrote (compaction_wait::
+            // flag): nothing of theirs may move before it (a compiler barrier on x86; a fence on
+            // weaker hosts such as aarch64).
+            std::atomic_thread_fence(std::memory_order_acquire);
+            return v;
+        }
         spin_pause();
         if (spin % 256 == 255) {
             const cudaError_t e = cudaStreamQuery(s);

@@ -376,6 +376,12 @@ TEST_CASE("gpu compaction paths: the flag wait inside a CUDA graph capture is a 
     const auto alloc = cu::make_temp_allocator<sweep::default_resource>(nullptr);
     const std::int64_t n =
         std::min<std::int64_t>(37 * compaction_bulk_tile_of<T>() + 11, max_test_size());
+    // The flag wait is taken by passes of several blocks on a thread with a mapped slot.
+    if (n <= cu::single_block_max_tiles * compaction_tile_of<T>() ||
+        cu::mapped_count_slot() == nullptr) {
+        WARN("skipped: one block (SWEEP_TEST_MAX_N) or no mapped slot: the flag wait is not taken");
+        return;
+    }
     auto g = sweep_test::rng(112);
     const auto h = random_inputs<T>(n, g);
     device_vector<T> in(h), out(h.size());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <sweep/copy_if.hpp>
+#include <sweep/backend/cuda/dispatch/compaction.cuh>
 #include <sweep/scan.hpp>
 #include <sweep/segmented_scan.hpp>
 
@@ -301,20 +302,33 @@ std::function<void()> enqueue(Op op, std::int64_t n, std::uint64_t salt, cudaStr
 }
 
 /// copy_if on `s` (it waits for its count): compaction's tile states take the same arena.
-std::function<void()> enqueue_copy_if(std::int64_t n, std::uint64_t salt, cudaStream_t s) {
+/// `flag`: through the dispatch layer with compaction_wait::flag, whose handoff kernel reads the
+/// count from the arena half the pass used (no launch of another thread on the stream may come
+/// between the two: dispatch/compaction.cuh launches both under the arena's lease).
+std::function<void()> enqueue_copy_if(std::int64_t n, std::uint64_t salt, cudaStream_t s,
+                                      bool flag = false) {
     auto g = sweep_test::rng(salt);
     std::vector<std::int32_t> h(static_cast<std::size_t>(n));
     for (auto& x : h) x = static_cast<std::int32_t>(g() % 1000);
     device_vector<std::int32_t> in(h), out(h.size());
     auto odd = [] __host__ __device__(std::int32_t x) { return (x & 1) != 0; };
-    const std::int64_t kept = sweep::copy_if(sweep::gpu.on(s), in.begin(), in.end(), out.begin(), odd) - out.begin();
+    const std::int32_t* src = in.data();
+    const std::int64_t kept =
+        flag ? cu::run_compaction<cu::default_compaction_tuning<std::int32_t>>(
+                   "copy_if", src, src, true, out.data(), out.data(), false, false, n, odd, s,
+                   cu::make_temp_allocator<sweep::default_resource>(nullptr),
+                   cu::compaction_path::automatic, nullptr, cu::compaction_l2_hint::automatic,
+                   cu::compaction_wait::flag)
+             : sweep::copy_if(sweep::gpu.on(s), in.begin(), in.end(), out.begin(), odd) -
+                   out.begin();
     std::vector<std::int32_t> want;
     for (auto x : h)
         if (x & 1) want.push_back(x);
     auto got = out.download();
     got.resize(static_cast<std::size_t>(kept < 0 ? 0 : kept));
-    return [got = std::move(got), want = std::move(want), n] {
-        INFO("copy_if, n = " << n << ", seed " << sweep_test::seed());
+    return [got = std::move(got), want = std::move(want), n, flag] {
+        INFO("copy_if" << (flag ? " (count by the flag kernel)" : "") << ", n = " << n
+                       << ", seed " << sweep_test::seed());
         CHECK(got == want);
     };
 }
@@ -391,6 +405,7 @@ std::vector<std::function<void()>> arena_sequence(cudaStream_t s, std::uint64_t 
         checks.push_back(enqueue<tiny, false, affine16, affine16_then, bulk_tiny_spec>(
             affine16_then{}, 2000 * 128 + 1, k + 10, s, "shared-memory tiles, speculative"));
         checks.push_back(enqueue_copy_if(100000 + 17 * round, k + 11, s));
+        checks.push_back(enqueue_copy_if(1500000 + 13 * round, k + 15, s, true));
         checks.push_back(enqueue_by_key(300000 + 31 * round, k + 12, s));
         checks.push_back(enqueue_offsets(200000 + 7 * round, k + 14, s));
         checks.push_back(enqueue<tiny, true, affine16, affine16_then, blocked<64, 16, affine16>>(

@@ -29,7 +29,8 @@
 
 namespace sweep::detail::cuda {
 
-/// Temporary storage: [ ticket (offset 0) | kept count (offset 64), when there is no mapped slot |
+/// Temporary storage: [ ticket (offset 0) | kept count (offset 64), when there is no mapped slot
+/// or the count is handed off (compaction_wait::flag) |
 /// direction of a mirrored in-place pass (offset 96) ] in the first 128 bytes, so that the
 /// ticket's atomics share no line with the status polls; then one status word per tile.
 inline constexpr std::size_t compaction_header_bytes = 128;
@@ -65,7 +66,12 @@ enum class compaction_l2_hint { automatic, off, on };
 /// it to the mapped slot once the pass's grid has completed; the call spins on the slot
 /// (wait_for_mapped) instead of synchronizing the stream. Taken only by passes of several blocks
 /// on a thread with a mapped slot (stream otherwise). automatic: stream (flag is an experiment
-/// until measured: perf/notes-gpu.md C12).
+/// until measured: perf/notes-gpu.md C12). With flag the call returns while the handoff kernel
+/// may still be exiting: every output is written and visible (griddepcontrol.wait returned after
+/// the pass's grid completed), but the stream is not idle. Before flag could become automatic:
+/// API.md's "synchronizes that stream" would need a note, and devices without concurrent managed
+/// access (cudaDevAttrConcurrentManagedAccess == 0), whose host may not touch managed memory while
+/// a kernel runs, would keep the stream wait.
 enum class compaction_wait { automatic, stream, flag };
 
 /// The mapped slot's value while compaction_wait::flag waits (no count or mirrored count has it).
@@ -158,6 +164,7 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                       ? slot
                       : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
     if (flag_wait) *static_cast<volatile std::int64_t*>(slot) = compaction_count_unset;
+    bool handed_off = false;  // the handoff kernel is enqueued: wait on the slot
     typename agent::params p{in,    stencil, out_true, out_false,        n,
                              total, pred,    split,    fenced,           stencil_is_input,
                              compaction_aligned(in, 4),
@@ -217,21 +224,34 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
             launch_lookback(name, !in_arena, compaction_lookback_kernel<agent>,
                             static_cast<unsigned>(tiles), agent::threads, 0, s, p, state, ticket,
                             tiles, cleanup);
+        // The handoff goes in while the lease still holds the arena: a launch of another thread
+        // on the same stream must not come between the pass and the kernel that reads the
+        // pass's count from the arena (it would zero that half first). If the handoff cannot be
+        // launched, the count comes back the stream's way below (the pass is enqueued and may
+        // be writing: no throw before the stream has been waited for).
+        if (flag_wait) {
+            try {
+                launch_lookback(name, true, compaction_count_handoff_kernel<>, 1u, 32, 0, s,
+                                static_cast<const std::int64_t*>(total), slot);
+                handed_off = true;
+            } catch (...) {
+                (void)cudaGetLastError();  // a launch error is not sticky; a sticky one reports below
+            }
+        }
         lease.launched();  // the pass is enqueued: its half of the arena is used
-        if (flag_wait)
-            launch_lookback(name, true, compaction_count_handoff_kernel, 1u, 32, 0, s,
-                            static_cast<const std::int64_t*>(total), slot);
     }
     std::int64_t kept = 0;
-    if (flag_wait) {
+    if (handed_off) {
         kept = wait_for_mapped(slot, compaction_count_unset, s, name);
     } else {
-        if (slot == nullptr)
+        // The count is in the slot, or in device memory (no slot, or a handoff that failed).
+        const bool in_slot = total == slot;
+        if (!in_slot)
             check(static_cast<int>(
                       cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
                   name, "cudaMemcpyAsync");
         synchronize(s, name);
-        if (slot != nullptr) kept = *static_cast<volatile std::int64_t*>(slot);
+        if (in_slot) kept = *static_cast<volatile std::int64_t*>(slot);
     }
     if (choose_direction) {
         *mirrored = (kept & compaction_mirrored_bit) != 0;

@@ -125,6 +125,9 @@ __global__ void __launch_bounds__(256)
 /// waits for the pass's grid (griddepcontrol.wait returns once that grid has completed and its
 /// writes are visible), then copies the pass's count from device memory into the host's mapped
 /// slot with a system-scope release store. The host spins on the slot (wait_for_mapped).
+/// A template (of nothing) so that every translation unit that includes this header can define it
+/// (as reset_tile_states_kernel).
+template <int = 0>
 __global__ void __launch_bounds__(32)
     compaction_count_handoff_kernel(const std::int64_t* count, std::int64_t* slot) {
     pdl::wait();
