@@ -21,8 +21,9 @@
 // L2 for A); any variant with "+sync" appended is followed by a cudaStreamSynchronize inside its
 // timed interval ("+query", "+event": other waits; since session 29 "+flag"/"+flagsync": a
 // dependent one-warp kernel hands the count to mapped host memory once the grid is complete,
-// flag_kernel; tmaht: tmah whose blocks trigger that launch at their entry). The two-pass and
-// segmented results are checked against CUB's.
+// flag_kernel; tmaht: tmah whose blocks trigger that launch at their entry; direct/directflag:
+// the dispatch layer's run_compaction with the stream wait or compaction_wait::flag). The two-pass
+// and segmented results are checked against CUB's.
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
 //
@@ -1015,6 +1016,21 @@ int main(int argc, char** argv) {
             if (base == "cubx2") return cub_into(extra[1]);
             if (base == "library")
                 return [&] { (void)sweep::copy_if(sweep::gpu.on(s), c.in, c.in + c.n, c.out, c.pred); };
+            // The dispatch layer's call (as "direct" below), with the stream wait or, since session
+            // 29, the count handed back by the flag kernel (compaction_wait::flag).
+            if (base == "direct" || base == "directflag") {
+                const auto wait = base == "directflag" ? cu::compaction_wait::flag
+                                                       : cu::compaction_wait::stream;
+                return [&c, s, wait] {
+                    const std::int32_t* in = c.in;
+                    const std::int64_t k = cu::run_compaction<cu::default_compaction_tuning<std::int32_t>>(
+                        "copy_if", in, in, true, c.out, c.out, false, false, c.n, c.pred, s,
+                        cu::make_temp_allocator<sweep::default_resource>(nullptr),
+                        cu::compaction_path::automatic, nullptr, cu::compaction_l2_hint::automatic,
+                        wait);
+                    (void)k;
+                };
+            }
             // As the compaction bench's Thrust contender (its temporaries: cudaMalloc and cudaFree
             // in every call).
             if (base == "thrust")
@@ -1058,7 +1074,8 @@ int main(int argc, char** argv) {
             std::function<void()> pre = before.empty() ? std::function<void()>{} : go_of(before);
             if (!go || (!before.empty() && !pre)) {
                 std::printf("unknown variant %s (interleaved: tma, tmah, w4, cp.async, q1-q3, rank, "
-                            "cub, cubx1, cubx2, library, thrust, mallocfree, memcpy, flush, 2pass..., segH_T, "
+                            "cub, cubx1, cubx2, library, direct, directflag, thrust, mallocfree, memcpy, flush, "
+                            "2pass..., segH_T, "
                             "A+sync, A|B)\n", name.c_str());
                 continue;
             }
@@ -1136,6 +1153,15 @@ int main(int argc, char** argv) {
                 tp = [](run_ctx& cc) {
                     launch<mode::tma_hint, false>(cc);
                     ok(cudaMemcpyAsync(cc.mapped, cc.total, 8, cudaMemcpyDeviceToHost, cc.s), "total");
+                };
+            if (base == "direct" || base == "directflag")
+                tp = [flag = base == "directflag"](run_ctx& cc) {
+                    const std::int32_t* in = cc.in;
+                    *cc.mapped = cu::run_compaction<cu::default_compaction_tuning<std::int32_t>>(
+                        "copy_if", in, in, true, cc.out, cc.out, false, false, cc.n, cc.pred, cc.s,
+                        cu::make_temp_allocator<sweep::default_resource>(nullptr),
+                        cu::compaction_path::automatic, nullptr, cu::compaction_l2_hint::automatic,
+                        flag ? cu::compaction_wait::flag : cu::compaction_wait::stream);
                 };
             if (!tp || base == "count") continue;
             ok(cudaMemsetAsync(c.out, 0xff, c.n * 4, s), "poison");
