@@ -43,33 +43,27 @@ __device__ __forceinline__ void arrive_expect(std::uint64_t* bar, unsigned bytes
 }
 
 /// Starts copying `bytes` (a multiple of 16; both addresses 16-byte aligned) from global to shared
-/// memory; the barrier's transaction count drops by `bytes` when they have landed.
+/// memory; the barrier's transaction count drops by `bytes` when they have landed. `evict_first`:
+/// the reads carry an L2::evict_first cache hint (createpolicy, PTX ISA 9.7.9.17; cp.async.bulk's
+/// .L2::cache_hint), for input read once, whose lines should leave L2 before the lines other work
+/// keeps there.
 __device__ __forceinline__ void copy_to_shared(void* dst, const void* src, unsigned bytes,
-                                               std::uint64_t* bar) {
-    SWEEP_BULK_ASM(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-            smem_addr(dst)),
-        "l"(src), "r"(bytes), "r"(smem_addr(bar))
-        : "memory");
-}
-
-/// copy_to_shared with an L2::evict_first cache hint on the reads (createpolicy, PTX ISA
-/// 9.7.9.17; cp.async.bulk's .L2::cache_hint): for input read once, whose lines should leave L2
-/// before the lines other work keeps there.
-__device__ __forceinline__ void copy_to_shared_evict_first(void* dst, const void* src,
-                                                           unsigned bytes, std::uint64_t* bar) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    std::uint64_t policy;
-    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], "
-        "[%1], %2, [%3], %4;" ::"r"(smem_addr(dst)),
-        "l"(src), "r"(bytes), "r"(smem_addr(bar)), "l"(policy)
-        : "memory");
-#else
-    (void)dst, (void)src, (void)bytes, (void)bar;
-    __trap();
-#endif
+                                               std::uint64_t* bar, bool evict_first = false) {
+    if (evict_first) {
+        std::uint64_t policy = 0;
+        SWEEP_BULK_ASM("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+        SWEEP_BULK_ASM(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint "
+            "[%0], [%1], %2, [%3], %4;" ::"r"(smem_addr(dst)),
+            "l"(src), "r"(bytes), "r"(smem_addr(bar)), "l"(policy)
+            : "memory");
+    } else {
+        SWEEP_BULK_ASM(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
+            "[%3];" ::"r"(smem_addr(dst)),
+            "l"(src), "r"(bytes), "r"(smem_addr(bar))
+            : "memory");
+    }
 }
 
 /// Waits until the barrier's phase `parity` has completed (all expected bytes landed). What the

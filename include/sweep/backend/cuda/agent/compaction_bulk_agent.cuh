@@ -123,12 +123,8 @@ struct compaction_bulk_agent {
     /// barrier must be initialized and fenced before.
     __device__ void start_copy(std::int64_t tile) {
         bulk::arrive_expect(&h.bar, static_cast<unsigned>(tile_bytes));
-        if (p.evict_first)
-            bulk::copy_to_shared_evict_first(data, p.in + tile * tile_items,
-                                             static_cast<unsigned>(tile_bytes), &h.bar);
-        else
-            bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
-                                 &h.bar);
+        bulk::copy_to_shared(data, p.in + tile * tile_items, static_cast<unsigned>(tile_bytes),
+                             &h.bar, p.evict_first);
     }
 
     /// The last, partial tile: element by element (coalesced). Slots past the end stay as they
