@@ -1125,10 +1125,16 @@ int main(int argc, char** argv) {
                 continue;
             }
             names.push_back(name);
-            cs.push_back({go, [&c, g, pre, s] {
+            // "+flag": c.total poisoned before each call (untimed), so that a count left by an
+            // earlier call cannot pass for this one's.
+            cs.push_back({go, [&c, g, pre, s, poison = wait == "flag" || wait == "flagsync"] {
                               if (pre) {
                                   pre();
                                   ok(cudaStreamSynchronize(s), "before");
+                              }
+                              if (poison) {
+                                  ok(cudaMemsetAsync(c.total, 0xff, sizeof(std::int64_t), s), "poison");
+                                  ok(cudaStreamSynchronize(s), "poison");
                               }
                               c.gate = g;
                           }});

@@ -2,7 +2,6 @@
 // the library's default stream-ordered temporary pool (one cudaMemPool per device, made lazily).
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstdlib>
 
 #include <map>
@@ -335,22 +334,19 @@ inline void spin_pause() {
 
 std::int64_t wait_for_mapped_on(const std::int64_t* slot, std::int64_t unset, stream_t s,
                                 const char* algorithm) {
-    const volatile std::int64_t* word = slot;
+    // Acquire loads: the word may gate the caller's reads of what the kernel wrote
+    // (compaction_wait::flag), and none of those may move before it (a plain load on x86; on
+    // weaker hosts such as aarch64 an ordered one).
+    const auto load = [slot] { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); };
     for (unsigned spin = 0;; ++spin) {
-        const std::int64_t v = *word;
-        if (v != unset) {
-            // The word may gate the caller's reads of what the kernel wrote (compaction_wait::
-            // flag): nothing of theirs may move before it (a compiler barrier on x86; a fence on
-            // weaker hosts such as aarch64).
-            std::atomic_thread_fence(std::memory_order_acquire);
-            return v;
-        }
+        const std::int64_t v = load();
+        if (v != unset) return v;
         spin_pause();
         if (spin % 256 == 255) {
             const cudaError_t e = cudaStreamQuery(s);
             if (e == cudaErrorNotReady) continue;
             check(e, algorithm, "cudaStreamQuery");
-            const std::int64_t last = *word;  // the stream is done: the write, if any, is visible
+            const std::int64_t last = load();  // the stream is done: the write, if any, is visible
             if (last != unset) return last;
             throw std::logic_error(std::string(algorithm) +
                                    ": the kernel finished without writing its result");

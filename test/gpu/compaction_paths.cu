@@ -59,6 +59,17 @@ std::vector<std::int64_t> path_sizes() {
     return s;
 }
 
+/// After a call with compaction_wait::flag that the flag wait applies to (several blocks, a
+/// mapped slot): the handoff kernel ran, i.e. the slot holds the count. A handoff that failed to
+/// launch leaves compaction_count_unset there (the pass wrote its count to device memory and the
+/// call fell back to the stream wait), which the results alone would not show.
+template <class T>
+void check_handed_off(std::int64_t n, std::int64_t got) {
+    const std::int64_t* const slot = cu::mapped_count_slot();
+    if (slot == nullptr || n <= cu::single_block_max_tiles * compaction_tile_of<T>()) return;
+    CHECK(*static_cast<const volatile std::int64_t*>(slot) == got);
+}
+
 /// copy_if, partition_copy and the in-place pass through `path`, against seq.
 template <class T>
 void check_path(const std::vector<T>& h, keep_percent pred, cu::compaction_path path,
@@ -89,6 +100,7 @@ void check_path(const std::vector<T>& h, keep_percent pred, cu::compaction_path 
                 "copy_if", src, src, true, out.data(), out.data(), false, false, n, pred, nullptr,
                 alloc, path, nullptr, cu::compaction_l2_hint::automatic, wait);
             REQUIRE(got_k == k);
+            if (wait == cu::compaction_wait::flag) check_handed_off<T>(n, got_k);
             const auto got = out.download();
             check_kept(got, want, k);
         }
@@ -100,6 +112,7 @@ void check_path(const std::vector<T>& h, keep_percent pred, cu::compaction_path 
                 "partition_copy", src, src, true, out.data(), out2.data(), true, false, n, pred,
                 nullptr, alloc, path, nullptr, cu::compaction_l2_hint::automatic, wait);
             REQUIRE(got_k == k);
+            if (wait == cu::compaction_wait::flag) check_handed_off<T>(n, got_k);
             const auto got_t = out.download();
             const auto got_f = out2.download();
             check_split(got_t, got_f, want, want_f, n, k);
@@ -346,6 +359,7 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
                     const auto got_t = read_now(out_t);
                     const auto got_f = read_now(out_f);
                     REQUIRE(got_k == k);
+                    if (wait == cu::compaction_wait::flag) check_handed_off<T>(n, got_k);
                     check_split(got_t, got_f, want_t, want_f, n, k);
                     // copy_if into device memory, copied out on another stream at once.
                     out_d.poison();
@@ -357,6 +371,7 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
                             "cudaMemcpyAsync");
                     cuda_ok(cudaStreamSynchronize(other), "sync");
                     REQUIRE(got_c == k);
+                    if (wait == cu::compaction_wait::flag) check_handed_off<T>(n, got_c);
                     check_kept(std::vector<T>(pinned, pinned + n), want_t, k);
                 }
             }
@@ -398,6 +413,7 @@ TEST_CASE("gpu compaction paths: the flag wait inside a CUDA graph capture is a 
                                           cu::compaction_wait::flag);
     };
     REQUIRE(run() == k);  // warm: the thread's mapped slot exists
+    check_handed_off<T>(n, k);  // the flag path is taken (not the stream wait's fallback)
     cuda_ok(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
     CHECK_THROWS_AS(run(), sweep::cuda_error);
     cudaGraph_t graph = nullptr;
@@ -407,6 +423,7 @@ TEST_CASE("gpu compaction paths: the flag wait inside a CUDA graph capture is a 
     // The stream works as before, and the flag wait on it.
     out.poison();
     CHECK(run() == k);
+    check_handed_off<T>(n, k);
     const auto got = out.download();
     check_kept(got, want, k);
 }

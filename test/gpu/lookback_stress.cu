@@ -321,14 +321,19 @@ std::function<void()> enqueue_copy_if(std::int64_t n, std::uint64_t salt, cudaSt
                    cu::compaction_wait::flag)
              : sweep::copy_if(sweep::gpu.on(s), in.begin(), in.end(), out.begin(), odd) -
                    out.begin();
+    // With the flag: the handoff kernel ran (the slot holds the count; a failed handoff launch
+    // leaves compaction_count_unset there and falls back to the stream wait).
+    const std::int64_t* const slot = cu::mapped_count_slot();
+    const bool handed = !flag || slot == nullptr || *static_cast<const volatile std::int64_t*>(slot) == kept;
     std::vector<std::int32_t> want;
     for (auto x : h)
         if (x & 1) want.push_back(x);
     auto got = out.download();
     got.resize(static_cast<std::size_t>(kept < 0 ? 0 : kept));
-    return [got = std::move(got), want = std::move(want), n, flag] {
+    return [got = std::move(got), want = std::move(want), n, flag, handed] {
         INFO("copy_if" << (flag ? " (count by the flag kernel)" : "") << ", n = " << n
                        << ", seed " << sweep_test::seed());
+        CHECK(handed);
         CHECK(got == want);
     };
 }

@@ -50,7 +50,7 @@ __device__ __forceinline__ void arrive_expect(std::uint64_t* bar, unsigned bytes
 __device__ __forceinline__ void copy_to_shared(void* dst, const void* src, unsigned bytes,
                                                std::uint64_t* bar, bool evict_first = false) {
     if (evict_first) {
-        std::uint64_t policy = 0;
+        [[maybe_unused]] std::uint64_t policy = 0;  // unused where the asm is a trap (< sm_90)
         SWEEP_BULK_ASM("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
         SWEEP_BULK_ASM(
             "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint "

@@ -69,9 +69,11 @@ enum class compaction_l2_hint { automatic, off, on };
 /// until measured: perf/notes-gpu.md C12). With flag the call returns while the handoff kernel
 /// may still be exiting: every output is written and visible (griddepcontrol.wait returned after
 /// the pass's grid completed), but the stream is not idle. Before flag could become automatic:
-/// API.md's "synchronizes that stream" would need a note, and devices without concurrent managed
-/// access (cudaDevAttrConcurrentManagedAccess == 0), whose host may not touch managed memory while
-/// a kernel runs, would keep the stream wait.
+/// the API contract (copy_if and the partitions "synchronize that stream before they return"),
+/// docs/api.md ("every call waits for its work") and docs/compaction.md ("it synchronizes its
+/// stream before returning") would need a note, and devices without concurrent managed access
+/// (cudaDevAttrConcurrentManagedAccess == 0), whose host may not touch managed memory while a
+/// kernel runs, would keep the stream wait.
 enum class compaction_wait { automatic, stream, flag };
 
 /// The mapped slot's value while compaction_wait::flag waits (no count or mirrored count has it).
@@ -165,6 +167,9 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                       : reinterpret_cast<std::int64_t*>(base + compaction_count_offset);
     if (flag_wait) *static_cast<volatile std::int64_t*>(slot) = compaction_count_unset;
     bool handed_off = false;  // the handoff kernel is enqueued: wait on the slot
+    std::int64_t kept = 0;
+    cudaError_t copy_rc = cudaSuccess;  // a failed handoff's copy of the count (copied)
+    bool copied = false;
     typename agent::params p{in,    stencil, out_true, out_false,        n,
                              total, pred,    split,    fenced,           stencil_is_input,
                              compaction_aligned(in, 4),
@@ -229,6 +234,8 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
         // pass's count from the arena (it would zero that half first). If the handoff cannot be
         // launched, the count comes back the stream's way below (the pass is enqueued and may
         // be writing: no throw before the stream has been waited for).
+        // Its fallback, the copy of the count, also goes in under the lease (it reads the same
+        // half); its error is reported once the lease is let go.
         if (flag_wait) {
             try {
                 launch_lookback(name, true, compaction_count_handoff_kernel<>, 1u, 32, 0, s,
@@ -236,17 +243,20 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
                 handed_off = true;
             } catch (...) {
                 (void)cudaGetLastError();  // a launch error is not sticky; a sticky one reports below
+                copy_rc = cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s);
+                copied = true;
             }
         }
         lease.launched();  // the pass is enqueued: its half of the arena is used
     }
-    std::int64_t kept = 0;
     if (handed_off) {
         kept = wait_for_mapped(slot, compaction_count_unset, s, name);
     } else {
         // The count is in the slot, or in device memory (no slot, or a handoff that failed).
         const bool in_slot = total == slot;
-        if (!in_slot)
+        if (copied)
+            check(static_cast<int>(copy_rc), name, "cudaMemcpyAsync");
+        else if (!in_slot)
             check(static_cast<int>(
                       cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s)),
                   name, "cudaMemcpyAsync");
