@@ -19,11 +19,11 @@
 // tail, the library's tiles between, one look-back chain over three kernels; segn without the L2
 // hint: launch_segments); "A|B" times A after B (B run and waited for, untimed: what B leaves in
 // L2 for A); any variant with "+sync" appended is followed by a cudaStreamSynchronize inside its
-// timed interval ("+query", "+event": other waits; since session 29 "+flag"/"+flagsync": a
-// dependent one-warp kernel hands the count to mapped host memory once the grid is complete,
-// flag_kernel; tmaht: tmah whose blocks trigger that launch at their entry; direct/directflag:
-// the dispatch layer's run_compaction with the stream wait or compaction_wait::flag). The two-pass
-// and segmented results are checked against CUB's.
+// timed interval ("+query", "+event": other waits; since session 29 "+flag"/"+flagsync": the
+// library's compaction_count_handoff_kernel, launched behind, hands the count to mapped host
+// memory once the grid is complete; tmaht: tmah whose blocks trigger that launch at their entry;
+// direct/directflag: the dispatch layer's run_compaction with the stream wait or
+// compaction_wait::flag). The two-pass and segmented results are checked against CUB's.
 // log2 buffers: allocate the buffers for more elements than n. A sixth argument "whole": as the
 // compaction bench, a non-blocking stream, all of the input buffer filled and copied whole.
 //
@@ -610,19 +610,12 @@ __global__ void __launch_bounds__(Agent::threads, Agent::tuning::min_blocks)
 }
 
 // ---- Session 29: the call's wait as a flag --------------------------------------------------------
-// cudaStreamSynchronize costs 4.3-5.3 us over the kernel (C11). "+flag": after the timed launch, a
-// one-warp kernel launched behind it as a programmatic dependent launch waits for it
-// (griddepcontrol.wait: the grid complete and its writes visible), then copies the count from
-// device memory to a word of mapped host memory with a system-scope release store; the host spins
-// on that word instead of synchronizing the stream. "+flagsync": the same, then
-// cudaStreamSynchronize (what a wait that must leave the stream idle would cost).
-__global__ void flag_kernel(const std::int64_t* total, std::int64_t* flag) {
-    cu::pdl::wait();
-    if (threadIdx.x == 0) {
-        const std::int64_t v = *total;
-        asm volatile("st.release.sys.global.s64 [%0], %1;" ::"l"(flag), "l"(v) : "memory");
-    }
-}
+// cudaStreamSynchronize costs 4.3-5.3 us over the kernel (C11). "+flag": after the timed launch,
+// the library's cu::compaction_count_handoff_kernel (compaction_wait::flag) is launched behind it
+// as a programmatic dependent launch; it waits for the grid, then hands the count from device
+// memory to a word of mapped host memory, on which the host spins instead of synchronizing the
+// stream. "+flagsync": the same, then cudaStreamSynchronize (what a wait that must leave the
+// stream idle would cost).
 
 /// Reads p[0, n) (a flush of L2's dirty lines: what it leaves there is clean); one word out so the
 /// reads are not dropped.
@@ -717,30 +710,6 @@ void launch(run_ctx& c) {
     ok(cudaGetLastError(), "launch");
 }
 
-/// A launch's configuration on stream s, a programmatic dependent launch of the work before it
-/// when `pdl` (the two-pass, segmented and flag variants). Not copyable: cfg.attrs points into it.
-struct launch_cfg {
-    cudaLaunchConfig_t cfg{};
-    cudaLaunchAttribute attr[1];
-    launch_cfg(unsigned grid, unsigned threads, std::size_t smem, cudaStream_t s, bool pdl) {
-        cfg.gridDim = dim3(grid);
-        cfg.blockDim = dim3(threads);
-        cfg.dynamicSmemBytes = smem;
-        cfg.stream = s;
-        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attr[0].val.programmaticStreamSerializationAllowed = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = pdl ? 1 : 0;
-    }
-    launch_cfg(const launch_cfg&) = delete;
-    launch_cfg& operator=(const launch_cfg&) = delete;
-};
-
-void launch_flag(const std::int64_t* total, std::int64_t* flag, cudaStream_t s) {
-    const launch_cfg lc(1, 32, 0, s, true);
-    ok(cudaLaunchKernelEx(&lc.cfg, flag_kernel, total, flag), "flag launch");
-}
-
 /// The two-pass variants (session 28): pass 1, then pass 2 in reverse (or forward) tile order,
 /// launched behind it as a programmatic dependent launch (Pdl) or plainly.
 template <bool Reverse, bool Pdl, bool Hint = false>
@@ -753,11 +722,10 @@ void launch_2pass(run_ctx& c) {
     ok(cudaGetLastError(), "count launch");
     agent_t::params p{c.in, c.in, c.out, c.out, c.n, c.mapped, c.pred, false, false, true, true, true};
     p.evict_first = Hint;
-    const launch_cfg lc(static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s,
-                        Pdl);
-    ok(cudaLaunchKernelEx(&lc.cfg, scatter_tiles_kernel<Reverse, Pdl>, p,
-                          static_cast<const int*>(c.counts), c.tiles, c.mapped),
-       "scatter launch");
+    // The library's launch (throws sweep::cuda_error on failure): PDL behind pass 1 when Pdl.
+    cu::launch_lookback("scatter", Pdl, scatter_tiles_kernel<Reverse, Pdl>,
+                        static_cast<unsigned>(c.tiles), agent_t::threads, agent_t::smem_bytes, c.s,
+                        p, static_cast<const int*>(c.counts), c.tiles, c.mapped);
 }
 
 /// The scout kernel (session 28) with window w tiles; Hint: the scouts read with L2::evict_last.
@@ -798,10 +766,10 @@ void launch_segments(run_ctx& c, std::int64_t head, std::int64_t tail) {
         agent_t::params p{c.in + off, c.in + off, c.out, c.out, len, c.mapped, c.pred,
                           false, false, true, true, true};
         p.evict_first = Hint;
-        const launch_cfg lc(static_cast<unsigned>(tiles), static_cast<unsigned>(threads),
-                            static_cast<std::size_t>(smem), c.s, !first);
+        // The library's launch: a programmatic dependent launch behind the kernel before it.
+        cu::launch_lookback("segment", !first, kernel, static_cast<unsigned>(tiles), threads, smem,
+                            c.s, p, state, ticket, base, last);
         first = false;
-        ok(cudaLaunchKernelEx(&lc.cfg, kernel, p, state, ticket, base, last), "segment launch");
     };
     go(segment_kernel<agent_s>, agent_s::threads, agent_s::smem_bytes, 0, n0, t0, tickets, 0);
     go(segment_kernel<agent_t>, agent_t::threads, agent_t::smem_bytes, n0, n1, t1, tickets + 1, t0);
@@ -1113,7 +1081,9 @@ int main(int argc, char** argv) {
                     volatile std::int64_t* const f = c.flag;
                     *f = -1;
                     go();
-                    launch_flag(c.total, c.flag, s);
+                    cu::launch_lookback("flag", true, cu::compaction_count_handoff_kernel<>, 1u,
+                                        32, 0, s, static_cast<const std::int64_t*>(c.total),
+                                        c.flag);
                     while (*f == -1) __builtin_ia32_pause();
                     if (also_sync) ok(cudaStreamSynchronize(s), "sync");
                     ++flag_runs;

@@ -59,6 +59,12 @@ std::vector<std::int64_t> path_sizes() {
     return s;
 }
 
+/// Whether a pass over n elements of T runs in one block (both paths: the register tiles decide).
+template <class T>
+bool one_block(std::int64_t n) {
+    return n <= cu::single_block_max_tiles * compaction_tile_of<T>();
+}
+
 /// After a call with compaction_wait::flag that the flag wait applies to (several blocks, a
 /// mapped slot): the handoff kernel ran, i.e. the slot holds the count. A handoff that failed to
 /// launch leaves compaction_count_unset there (the pass wrote its count to device memory and the
@@ -66,7 +72,7 @@ std::vector<std::int64_t> path_sizes() {
 template <class T>
 void check_handed_off(std::int64_t n, std::int64_t got) {
     const std::int64_t* const slot = cu::mapped_count_slot();
-    if (slot == nullptr || n <= cu::single_block_max_tiles * compaction_tile_of<T>()) return;
+    if (slot == nullptr || one_block<T>(n)) return;
     CHECK(*static_cast<const volatile std::int64_t*>(slot) == got);
 }
 
@@ -342,8 +348,7 @@ TEST_CASE("gpu compaction paths: every output is in place when the call returns"
                            want_t.begin();
             for (const auto path : {cu::compaction_path::registers, cu::compaction_path::bulk})
             for (const auto wait : {cu::compaction_wait::stream, cu::compaction_wait::flag}) {
-                const bool one_block = n <= cu::single_block_max_tiles * compaction_tile_of<T>();
-                INFO((one_block ? "one block" : path_name(path))
+                INFO((one_block<T>(n) ? "one block" : path_name(path))
                      << ", n = " << n << ", keep " << pct << " %, "
                      << (wait == cu::compaction_wait::flag ? "count by the flag kernel"
                                                            : "stream synchronized"));
@@ -392,8 +397,7 @@ TEST_CASE("gpu compaction paths: the flag wait inside a CUDA graph capture is a 
     const std::int64_t n =
         std::min<std::int64_t>(37 * compaction_bulk_tile_of<T>() + 11, max_test_size());
     // The flag wait is taken by passes of several blocks on a thread with a mapped slot.
-    if (n <= cu::single_block_max_tiles * compaction_tile_of<T>() ||
-        cu::mapped_count_slot() == nullptr) {
+    if (one_block<T>(n) || cu::mapped_count_slot() == nullptr) {
         WARN("skipped: one block (SWEEP_TEST_MAX_N) or no mapped slot: the flag wait is not taken");
         return;
     }

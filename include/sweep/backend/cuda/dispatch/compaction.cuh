@@ -168,8 +168,7 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     if (flag_wait) *static_cast<volatile std::int64_t*>(slot) = compaction_count_unset;
     bool handed_off = false;  // the handoff kernel is enqueued: wait on the slot
     std::int64_t kept = 0;
-    cudaError_t copy_rc = cudaSuccess;  // a failed handoff's copy of the count (copied)
-    bool copied = false;
+    cudaError_t copy_rc = cudaSuccess;  // a failed handoff's copy of the count
     typename agent::params p{in,    stencil, out_true, out_false,        n,
                              total, pred,    split,    fenced,           stencil_is_input,
                              compaction_aligned(in, 4),
@@ -244,7 +243,6 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
             } catch (...) {
                 (void)cudaGetLastError();  // a launch error is not sticky; a sticky one reports below
                 copy_rc = cudaMemcpyAsync(&kept, total, sizeof(kept), cudaMemcpyDeviceToHost, s);
-                copied = true;
             }
         }
         lease.launched();  // the pass is enqueued: its half of the arena is used
@@ -252,9 +250,10 @@ std::int64_t run_compaction(const char* name, In in, Stencil stencil, bool stenc
     if (handed_off) {
         kept = wait_for_mapped(slot, compaction_count_unset, s, name);
     } else {
-        // The count is in the slot, or in device memory (no slot, or a handoff that failed).
+        // The count is in the slot, or in device memory (no slot, or a handoff that failed: its
+        // copy is enqueued already).
         const bool in_slot = total == slot;
-        if (copied)
+        if (flag_wait)
             check(static_cast<int>(copy_rc), name, "cudaMemcpyAsync");
         else if (!in_slot)
             check(static_cast<int>(
